@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Handshake from './Handshake.js'
+
+type Listener = (event: Partial<MessageEvent>) => void
+
+/** A stand-in window: just enough for `accept` to listen on and for `connect` to post to. */
+function fakeWindow(parent?: object) {
+  const listeners: Listener[] = []
+  const posted: Array<{ data: unknown; origin: string; ports: MessagePort[] }> = []
+  const self = {
+    parent: parent ?? null,
+    addEventListener: (_: string, listener: Listener) => listeners.push(listener),
+    postMessage: (data: unknown, origin: string, ports: MessagePort[] = []) =>
+      posted.push({ data, origin, ports }),
+    deliver: (event: Partial<MessageEvent>) => {
+      for (const listener of listeners) listener({ ports: [], ...event })
+    },
+    posted,
+  }
+  if (!parent) self.parent = self
+  return self
+}
+
+const ports: MessagePort[] = []
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close()
+})
+const hello = { porthole: 1, kind: 'hello', channel: 'test' }
+const newPort = () => {
+  const { port1, port2 } = new MessageChannel()
+  ports.push(port1, port2)
+  return port2
+}
+
+describe('inv-01 accept', () => {
+  test('takes the first hello from the parent and binds its browser-supplied origin', async () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const accepted = Handshake.accept({ channel: 'test', window: child as unknown as Window })
+    child.deliver({
+      data: hello,
+      origin: 'http://host.test',
+      source: parent as never,
+      ports: [newPort()],
+    })
+    await expect(accepted).resolves.toMatchObject({ origin: 'http://host.test' })
+  })
+
+  test.each([
+    ['a sibling frame', { source: {} }],
+    ['an opaque origin', { origin: 'null' }],
+    ['no port', { ports: [] }],
+    ['the wrong channel', { data: { ...hello, channel: 'other' } }],
+    ['extra keys', { data: { ...hello, x: 1 } }],
+  ])('refuses a hello from %s', async (_, override) => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const onRefuse = vi.fn()
+    const accepted = vi.fn()
+    void Handshake.accept({ channel: 'test', window: child as unknown as Window, onRefuse }).then(
+      accepted,
+    )
+    child.deliver({
+      data: hello,
+      origin: 'http://host.test',
+      source: parent as never,
+      ports: [newPort()],
+      ...override,
+    } as Partial<MessageEvent>)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(accepted).not.toHaveBeenCalled()
+    expect(onRefuse).toHaveBeenCalledTimes(1)
+  })
+
+  test('refuses an origin the check rejects', async () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const onRefuse = vi.fn()
+    void Handshake.accept({
+      channel: 'test',
+      window: child as unknown as Window,
+      isAllowedOrigin: (origin) => origin === 'http://widget.test',
+      onRefuse,
+    })
+    child.deliver({
+      data: hello,
+      origin: 'http://evil.test',
+      source: parent as never,
+      ports: [newPort()],
+    })
+    expect(onRefuse).toHaveBeenCalledWith('origin')
+  })
+
+  test('inv-03 a second handshake on a live channel is refused', async () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const onRefuse = vi.fn()
+    const accepted = Handshake.accept({
+      channel: 'test',
+      window: child as unknown as Window,
+      onRefuse,
+    })
+    const event = { data: hello, origin: 'http://host.test', source: parent as never }
+    child.deliver({ ...event, ports: [newPort()] })
+    child.deliver({ ...event, origin: 'http://other.test', ports: [newPort()] })
+    await expect(accepted).resolves.toMatchObject({ origin: 'http://host.test' })
+    expect(onRefuse).toHaveBeenCalledWith('second handshake')
+  })
+
+  test('a top-level page (no parent) accepts nothing', () => {
+    const top = fakeWindow()
+    const onRefuse = vi.fn()
+    void Handshake.accept({ channel: 'test', window: top as unknown as Window, onRefuse })
+    top.deliver({
+      data: hello,
+      origin: 'http://host.test',
+      source: top as never,
+      ports: [newPort()],
+    })
+    expect(onRefuse).toHaveBeenCalledWith('source')
+  })
+})
+
+describe('inv-02 connect', () => {
+  test('posts the hello to the exact origin, never *, and resolves on welcome', async () => {
+    const target = fakeWindow()
+    const connected = Handshake.connect({
+      target: target as unknown as Window,
+      origin: 'http://widget.test',
+      channel: 'test',
+    })
+    const [message] = target.posted
+    expect(message?.origin).toBe('http://widget.test')
+    const port = message?.ports[0] as MessagePort
+    ports.push(port)
+    port.postMessage({ porthole: 1, kind: 'welcome', channel: 'test' })
+    const result = await connected
+    ports.push(result)
+    expect(result).toBeDefined()
+  })
+
+  test('times out with iframe_load_failed when no welcome comes', async () => {
+    const target = fakeWindow()
+    const error = await Handshake.connect({
+      target: target as unknown as Window,
+      origin: 'http://widget.test',
+      channel: 'test',
+      timeout: 20,
+    }).catch((e) => e)
+    ports.push(...(target.posted[0]?.ports ?? []))
+    expect(error.data).toEqual({ reason: 'iframe_load_failed' })
+  })
+})

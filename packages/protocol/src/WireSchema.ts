@@ -1,0 +1,42 @@
+/** The envelope as zod schemas: the reference that `Wire.ts`'s guards are tested against. */
+import { z } from 'zod'
+import { maxErrorMessageLength, namePattern, uuidPattern, version } from './Wire.js'
+
+const id = z.string().regex(uuidPattern)
+const name = z.string().regex(namePattern)
+const porthole = z.literal(version)
+
+export const ErrorShape = z.strictObject({
+  code: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+  message: z.string().max(maxErrorMessageLength),
+  data: z.unknown().optional(),
+})
+
+export const Request = z.strictObject({
+  porthole,
+  kind: z.literal('req'),
+  id,
+  method: name,
+  params: z.unknown().optional(),
+})
+export const Response = z.union([
+  z.strictObject({
+    porthole,
+    kind: z.literal('res'),
+    id,
+    ok: z.literal(true),
+    result: z.unknown().optional(),
+  }),
+  z.strictObject({ porthole, kind: z.literal('res'), id, ok: z.literal(false), error: ErrorShape }),
+])
+export const Event = z.strictObject({
+  porthole,
+  kind: z.literal('evt'),
+  name,
+  data: z.unknown().optional(),
+})
+export const Cancel = z.strictObject({ porthole, kind: z.literal('cancel'), id })
+export const Message = z.union([Request, Response, Event, Cancel])
+
+export const handshake = (kind: 'hello' | 'welcome', channel: string) =>
+  z.strictObject({ porthole, kind: z.literal(kind), channel: z.literal(channel) })
