@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { Infer } from './Contract.js'
 import {
+  alertCodes,
   caip2Pattern,
   caip10Pattern,
   longLength,
@@ -64,6 +65,14 @@ export const ProviderRequest = z.strictObject({
 })
 export type ProviderRequest = z.infer<typeof ProviderRequest>
 
+/** Alerts the widget raises; the loader tells the site's developer (console) about them. */
+export { alertCodes }
+export const Alert = z.strictObject({
+  code: z.enum(alertCodes),
+  message: z.string().max(shortLength * 4),
+})
+export type Alert = z.infer<typeof Alert>
+
 const none = z.undefined()
 
 /** What the widget answers, and the events it receives from the host. */
@@ -84,6 +93,7 @@ export const host = {
   events: {
     state: State,
     providerEvent: ProviderEvent,
+    alert: Alert,
   },
 } as const
 

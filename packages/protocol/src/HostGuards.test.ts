@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import * as Host from './Host.js'
-import { parseProviderEvent, parseState } from './HostGuards.js'
+import { parseAlert, parseProviderEvent, parseState } from './HostGuards.js'
 
 const accepts = (parse: (value: unknown) => unknown, value: unknown) => {
   try {
@@ -68,6 +68,24 @@ describe('inv-18 parseProviderEvent', () => {
     fc.assert(
       fc.property(fc.oneof(event, fc.anything()), (value) => {
         expect(accepts(parseProviderEvent, value)).toBe(Host.ProviderEvent.safeParse(value).success)
+      }),
+    )
+  })
+})
+
+describe('inv-18 parseAlert', () => {
+  test('agrees with the zod Alert schema', () => {
+    const alert = fc.record(
+      {
+        code: fc.constantFrom('UNVERIFIED_DOMAIN', 'IFRAME_LOAD_FAILED', 'NOPE'),
+        message: fc.string({ maxLength: 600 }),
+        y: fc.nat(),
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(fc.oneof(alert, fc.anything()), (value) => {
+        expect(accepts(parseAlert, value)).toBe(Host.Alert.safeParse(value).success)
       }),
     )
   })

@@ -3,7 +3,7 @@
  * the schemas of `Host.ts` (a fast-check test proves they agree). Each throws
  * on anything the schema refuses.
  */
-import type { ProviderEvent, Session, State } from './Host.js'
+import type { Alert, ProviderEvent, Session, State } from './Host.js'
 import { connectionStatuses, isView } from './Views.js'
 import { hasKeys } from './Wire.js'
 
@@ -12,6 +12,13 @@ export const caip10Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]
 export const shortLength = 128
 export const longLength = 16_384
 export const providerEvents = ['connect', 'disconnect', 'accountsChanged', 'chainChanged'] as const
+export const alertCodes = [
+  'UNVERIFIED_DOMAIN',
+  'IFRAME_LOAD_FAILED',
+  'IFRAME_REQUEST_TIMEOUT',
+  'RATE_LIMITED',
+  'SERVER_ERROR',
+] as const
 
 type Fields = Record<string, unknown>
 const invalid = (what: string): never => {
@@ -65,4 +72,12 @@ export function parseProviderEvent(value: unknown): ProviderEvent {
   return (providerEvents as readonly unknown[]).includes(event)
     ? (value as ProviderEvent)
     : invalid('provider event')
+}
+
+export function parseAlert(value: unknown): Alert {
+  if (!hasKeys(value, ['code', 'message'])) return invalid('alert')
+  const { code, message } = value as Fields
+  return (alertCodes as readonly unknown[]).includes(code) && isString(shortLength * 4)(message)
+    ? (value as Alert)
+    : invalid('alert')
 }
