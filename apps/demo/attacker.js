@@ -1,0 +1,44 @@
+// Used by the e2e security tests (SECURITY.md 1–3): a frame on another site,
+// inside the same host page as the widget, that tries to talk to the widget.
+// It posts a handshake carrying its own port, then envelopes, to every frame it
+// can reach, and records whatever comes back on its port.
+const received = []
+const { port1, port2 } = new MessageChannel()
+port1.onmessage = (event) => received.push(event.data)
+
+const id = () => crypto.randomUUID()
+// An attacker has no reason to name a target origin.
+const anyOrigin = '*'
+const targets = []
+for (let index = 0; index < window.parent.frames.length; index++) {
+  const frame = window.parent.frames[index]
+  if (frame !== window) targets.push(frame)
+}
+
+let first = true
+for (const target of targets) {
+  const ports = first ? [port2] : []
+  first = false
+  target.postMessage(
+    { porthole: 1, kind: 'hello', channel: 'porthole:host-widget' },
+    anyOrigin,
+    ports,
+  )
+  target.postMessage({ porthole: 1, kind: 'req', id: id(), method: 'open', params: {} }, anyOrigin)
+  target.postMessage(
+    { porthole: 1, kind: 'req', id: id(), method: 'setTheme', params: { theme: 'dark' } },
+    anyOrigin,
+  )
+  target.postMessage({ porthole: 1, kind: 'evt', name: 'state', data: { open: true } }, anyOrigin)
+}
+window.parent.postMessage(
+  { porthole: 1, kind: 'evt', name: 'state', data: { open: true } },
+  anyOrigin,
+)
+
+setTimeout(() => {
+  document.getElementById('result').textContent = JSON.stringify({
+    targets: targets.length,
+    received,
+  })
+}, 1500)

@@ -1,0 +1,230 @@
+/**
+ * `npm run bench`: sizes and latencies, printed and compared with budgets.
+ * Sizes are deterministic; latencies are medians over repeated runs in
+ * Debian's Chromium against the local stack (started here unless one runs).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { type Browser, chromium, type Page } from '@playwright/test'
+import { chromiumArgs } from '../playwright.config.ts'
+import { origins, ports } from '../scripts/stack.ts'
+import { createStaticServer } from '../scripts/staticServer.ts'
+
+const root = join(import.meta.dirname, '..')
+const runs = Number(process.env.BENCH_RUNS ?? 25)
+
+type Row = { name: string; value: number; unit: string; budget?: number }
+const rows: Row[] = []
+const record = (name: string, value: number, unit: string, budget?: number) => {
+  const row: Row = budget === undefined ? { name, value, unit } : { name, value, unit, budget }
+  rows.push(row)
+  const verdict =
+    budget === undefined
+      ? ''
+      : value <= budget
+        ? `  ok (budget ${budget})`
+        : `  OVER BUDGET (${budget})`
+  console.log(
+    `${name.padEnd(52)} ${value.toFixed(unit === 'B' ? 0 : 1).padStart(10)} ${unit}${verdict}`,
+  )
+}
+
+const sizes = (bytes: Buffer) => ({
+  raw: bytes.length,
+  gzip: gzipSync(bytes, { level: 9 }).length,
+  brotli: brotliCompressSync(bytes).length,
+})
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+function ensureBuilt() {
+  const built =
+    existsSync(join(root, 'packages/loader/dist/loader.js')) &&
+    existsSync(join(root, 'apps/widget/dist/.vite/manifest.json')) &&
+    existsSync(join(root, 'apps/secure-frame/dist/index.html'))
+  if (built && !process.argv.includes('--build')) return
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('The build failed.')
+}
+
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }
+
+/** The entry chunk and everything it imports statically: the JS the Connect view needs. */
+export function initialChunks(manifest: Record<string, ManifestChunk>): string[] {
+  const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
+  if (!entry) throw new Error('The widget manifest has no entry.')
+  const files = new Set<string>()
+  const visit = (key: string) => {
+    const chunk = manifest[key]
+    if (!chunk || files.has(chunk.file)) return
+    files.add(chunk.file)
+    for (const imported of chunk.imports ?? []) visit(imported)
+  }
+  visit(entry[0])
+  return [...files]
+}
+
+function measureSizes() {
+  console.log('\nSizes')
+  const loader = sizes(readFileSync(join(root, 'packages/loader/dist/loader.js')))
+  record('loader.js raw', loader.raw, 'B')
+  record('loader.js gzip', loader.gzip, 'B')
+  record('loader.js brotli', loader.brotli, 'B', 5 * 1024)
+
+  const dist = join(root, 'apps/widget/dist')
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
+  const files = initialChunks(manifest)
+  const initial = sizes(Buffer.concat(files.map((file) => readFileSync(join(dist, file)))))
+  record(
+    `widget initial JS raw (${files.length} chunk${files.length > 1 ? 's' : ''})`,
+    initial.raw,
+    'B',
+  )
+  record('widget initial JS gzip', initial.gzip, 'B', 110 * 1024)
+  record('widget initial JS brotli', initial.brotli, 'B')
+}
+
+async function isUp(url: string) {
+  try {
+    return (await fetch(url)).ok
+  } catch {
+    return false
+  }
+}
+
+async function startStack(): Promise<ChildProcess | undefined> {
+  if (await isUp(`http://127.0.0.1:${ports.demo}/health`)) {
+    console.log('(using the stack that is already running)')
+    return undefined
+  }
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts', '--no-build'], {
+    cwd: root,
+    env: { ...process.env, PORTHOLE_E2E: '1' },
+    stdio: 'ignore',
+    detached: true,
+  })
+  const deadline = Date.now() + 120_000
+  while (!(await isUp(`http://127.0.0.1:${ports.demo}/health`))) {
+    if (Date.now() > deadline) throw new Error('The stack did not start.')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return child
+}
+
+async function measureRoundTrip(browser: Browser) {
+  const port = ports.demo + 9
+  const server = createStaticServer({ root: join(root, 'bench/pages') })
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  try {
+    const page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${port}/parent.html?child=http://echo.localhost:${port}`)
+    const samples = await page.evaluate(
+      () => (window as unknown as { roundTrips: Promise<number[]> }).roundTrips,
+    )
+    record('postMessage round trip, cross-site (median of 500)', median(samples), 'ms')
+    await page.close()
+  } finally {
+    server.close()
+  }
+}
+
+/** Milliseconds on a clock shared by every frame of the browser. */
+const now = (page: Page) => page.evaluate(() => performance.timeOrigin + performance.now())
+
+/** Waits, inside the widget frame, for the first animation frame showing the open modal with wallets. */
+async function widgetVisibleAt(page: Page): Promise<number> {
+  const frame = page.frames().find((frame) => frame.url().startsWith(origins.widget))
+  if (!frame) throw new Error('No widget frame.')
+  const handle = await frame.waitForFunction(
+    () => {
+      const dialog = document.querySelector('[role="dialog"][data-open="true"]')
+      const wallets = dialog?.querySelectorAll('[data-wallet-id]').length ?? 0
+      return wallets >= 4 ? performance.timeOrigin + performance.now() : 0
+    },
+    undefined,
+    { polling: 'raf', timeout: 20_000 },
+  )
+  return (await handle.jsonValue()) as number
+}
+
+async function measureOpen(browser: Browser) {
+  console.log(`\nOpen latency: Wallet.open() to the wallet list visible (median of ${runs})`)
+  const warm: number[] = []
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(`${origins.demo}/`)
+  await page.waitForFunction(
+    () =>
+      typeof (window as unknown as { Wallet?: { getState?: unknown } }).Wallet?.getState ===
+      'function',
+  )
+  // Pre-warmed: the hidden widget has rendered Connect with its data.
+  const widget = page.frameLocator('iframe[title="Porthole wallet"]')
+  await widget.locator('[data-wallet-id]').nth(3).waitFor({ state: 'attached' })
+  for (let run = 0; run < runs; run++) {
+    const visible = widgetVisibleAt(page)
+    const start = await now(page)
+    await page.evaluate(
+      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    warm.push((await visible) - start)
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(
+      () =>
+        !(window as unknown as { Wallet: { getState(): { open: boolean } } }).Wallet.getState()
+          .open,
+    )
+  }
+  await context.close()
+  record('pre-warmed iframe', median(warm), 'ms', 50)
+
+  const cold: number[] = []
+  for (let run = 0; run < Math.min(runs, 20); run++) {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${origins.demo}/`, { waitUntil: 'commit' })
+    await page.waitForFunction(
+      () =>
+        typeof (window as unknown as { Wallet?: { open?: unknown } }).Wallet?.open === 'function',
+      undefined,
+      { polling: 'raf' },
+    )
+    const start = await now(page)
+    await page.evaluate(
+      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    cold.push((await widgetVisibleAt(page)) - start)
+    await context.close()
+  }
+  record('cold iframe (fresh context, open at loader start)', median(cold), 'ms', 1500)
+}
+
+async function main() {
+  ensureBuilt()
+  measureSizes()
+  const stack = await startStack()
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
+  try {
+    console.log('\nFloor')
+    await measureRoundTrip(browser)
+    await measureOpen(browser)
+  } finally {
+    await browser.close()
+    if (stack?.pid) process.kill(-stack.pid, 'SIGTERM')
+  }
+  const over = rows.filter((row) => row.budget !== undefined && row.value > row.budget)
+  console.log(
+    over.length ? `\n${over.length} figure(s) over budget.` : '\nAll figures within budget.',
+  )
+  process.exitCode = over.length ? 1 : 0
+}
+
+await main()

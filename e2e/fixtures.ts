@@ -1,0 +1,44 @@
+/** Shared e2e helpers: the demo host, the widget frame, and the host-visible state. */
+import { expect, type FrameLocator, type Page } from '@playwright/test'
+import { origins } from '../scripts/stack.ts'
+
+export { origins }
+
+export type HostState = {
+  open: boolean
+  view: string
+  status: string
+  caipAddress: string | null
+  address: string | null
+  chainId: string | null
+  connector: string | null
+  session: unknown
+}
+
+type WalletWindow = Window & {
+  Wallet?: { getState(): HostState; open(options?: { view?: string }): Promise<void> }
+}
+
+/** Opens the demo host (on `origin`, for `projectId`) and waits until `window.Wallet` is ready. */
+export async function openHost(
+  page: Page,
+  options: { origin?: string; projectId?: string } = {},
+): Promise<void> {
+  const { origin = origins.demo, projectId } = options
+  const query = projectId ? `?projectId=${projectId}` : ''
+  await page.goto(`${origin}/${query}`)
+  await page.waitForFunction(() => typeof (window as WalletWindow).Wallet?.getState === 'function')
+}
+
+/** The widget iframe, located as a user would by its accessible title. */
+export const widget = (page: Page): FrameLocator =>
+  page.frameLocator('iframe[title="Porthole wallet"]')
+
+export const hostState = (page: Page): Promise<HostState> =>
+  page.evaluate(() => (window as WalletWindow).Wallet?.getState() as HostState)
+
+/** Calls `Wallet.open()` in the page; resolves when the host sees the modal open. */
+export async function openModal(page: Page, view?: string): Promise<void> {
+  await page.evaluate((view) => (window as WalletWindow).Wallet?.open(view ? { view } : {}), view)
+  await expect.poll(async () => (await hostState(page)).open).toBe(true)
+}

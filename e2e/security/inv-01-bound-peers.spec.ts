@@ -1,0 +1,71 @@
+/**
+ * SECURITY.md 1, 2, 3 and 10: a sibling frame on another site, inside the
+ * same host page, posts well-formed handshakes, requests and events at the
+ * widget. It must get no response and change nothing.
+ */
+import { expect, test } from '@playwright/test'
+import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
+
+test.describe('inv-01 bound peers', () => {
+  test('a sibling frame posting well-formed messages gets no answer and changes nothing', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await expect(widget(page).getByRole('dialog')).toBeAttached()
+    const before = await hostState(page)
+
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe')
+      frame.title = 'Sibling'
+      frame.src = src
+      document.body.append(frame)
+    }, `${origins.evil}/attacker.html`)
+    const result = page.frameLocator('iframe[title="Sibling"]').locator('#result')
+    await expect(result).not.toHaveText('pending')
+    const { targets, received } = JSON.parse((await result.textContent()) ?? '{}')
+    expect(targets).toBeGreaterThanOrEqual(1)
+    expect(received).toEqual([])
+
+    // Nothing changed: the modal stayed closed and the theme request was ignored.
+    expect(await hostState(page)).toEqual(before)
+    // The real channel still works after the attack.
+    await openModal(page)
+    await expect(widget(page).getByRole('dialog')).toBeVisible()
+  })
+
+  test('inv-02 the host page never receives a message posted with target origin *', async ({
+    page,
+  }) => {
+    // Record every window message reaching the host page and the origin it claims.
+    await page.addInitScript(() => {
+      const seen: unknown[] = []
+      ;(window as unknown as { __seen: unknown[] }).__seen = seen
+      window.addEventListener('message', (event) => {
+        seen.push({ origin: event.origin, data: event.data })
+      })
+    })
+    await openHost(page)
+    await openModal(page)
+    await page.keyboard.press('Escape')
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    // After the handshake all traffic is on the port: the host window gets no window messages.
+    const seen = await page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)
+    expect(seen).toEqual([])
+  })
+
+  test('inv-03 a reload of the widget makes a new port and the old one goes quiet', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await openModal(page)
+    await page.keyboard.press('Escape')
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    // Reload the widget frame by navigating it to its own URL.
+    await page.evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      if (frame) frame.src = `${frame.src}`
+    })
+    await openModal(page)
+    await expect(widget(page).getByRole('dialog')).toBeVisible()
+  })
+})

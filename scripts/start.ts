@@ -1,0 +1,191 @@
+/**
+ * `npm start`: the whole stack on embedded defaults (DESIGN.md section 5).
+ * Builds the browser parts, then starts a local EVM node (anvil), the API on
+ * PGlite (or PostgreSQL when DATABASE_URL is set), the widget origin, the
+ * secure-frame origin and the demo host, and prints their URLs.
+ *
+ *   --no-build   serve the existing dist folders
+ *   PORTHOLE_E2E=1   a fresh database in a temp dir, plus the e2e projects
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import type { Server } from 'node:http'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { origins, ports, projects } from './stack.ts'
+import { createStaticServer } from './staticServer.ts'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const e2e = process.env.PORTHOLE_E2E === '1'
+const bin = (name: string) => join(root, 'node_modules', '.bin', name)
+const children: ChildProcess[] = []
+const servers: Server[] = []
+let stopping = false
+
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const prefix = (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => `[${name}] ${line}\n`)
+      .join('')
+  child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)))
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)))
+  child.on('exit', (code, signal) => {
+    if (stopping) return
+    console.error(`[${name}] exited (${signal ?? code}); stopping the stack.`)
+    stop(1)
+  })
+  children.push(child)
+  return child
+}
+
+function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+async function waitFor(name: string, check: () => Promise<boolean>, timeout = 60_000) {
+  const deadline = Date.now() + timeout
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${name} did not become ready within ${timeout / 1000} s`)
+}
+
+const httpOk = (url: string, init?: RequestInit) => async () => (await fetch(url, init)).ok
+
+function listen(server: Server, port: number) {
+  servers.push(server)
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+}
+
+function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  for (const server of servers) server.close()
+  for (const child of children) child.kill('SIGTERM')
+  setTimeout(() => process.exit(code), 500).unref()
+}
+
+process.on('SIGINT', () => stop(0))
+process.on('SIGTERM', () => stop(0))
+
+async function main() {
+  const busy = []
+  for (const [name, port] of Object.entries(ports))
+    if (await portInUse(port)) busy.push(`${name} ${port}`)
+  if (busy.length > 0)
+    throw new Error(`Ports already in use (${busy.join(', ')}): is the stack already running?`)
+
+  if (!process.argv.includes('--no-build')) {
+    console.log('Building the loader, the widget and the secure frame…')
+    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
+    if (build.status !== 0) throw new Error('The build failed.')
+  }
+
+  const pgliteDir = e2e
+    ? mkdtempSync(join(tmpdir(), 'porthole-e2e-'))
+    : (process.env.PGLITE_DIR ?? join(root, '.data', 'pglite'))
+  const apiEnv = {
+    PORT: String(ports.api),
+    HOST: '127.0.0.1',
+    PGLITE_DIR: pgliteDir,
+    CORS_ORIGINS: `${origins.widget},${origins.secure}`,
+    RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
+  }
+
+  run('anvil', bin('anvil'), [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(ports.anvil),
+    '--chain-id',
+    '31337',
+    '--silent',
+  ])
+
+  if (e2e && !process.env.DATABASE_URL) {
+    for (const project of projects.e2e) {
+      const args = ['apps/api/src/cli.ts', 'create', '--id', project.id, '--name', project.name]
+      for (const origin of project.allowedOrigins) args.push('--origin', origin)
+      const created = spawnSync(bin('tsx'), args, { cwd: root, env: { ...process.env, ...apiEnv } })
+      if (created.status !== 0)
+        throw new Error(`Could not create the e2e project ${project.id}: ${created.stderr}`)
+    }
+  }
+
+  run('api', bin('tsx'), ['apps/api/src/server.ts'], apiEnv)
+  run('secure', bin('tsx'), ['apps/secure-frame/src/server.ts'], {
+    PORT: String(ports.secure),
+    HOST: '127.0.0.1',
+    API_URL: `http://127.0.0.1:${ports.api}`,
+    WIDGET_ORIGIN: origins.widget,
+  })
+
+  await listen(
+    createStaticServer({
+      root: join(root, 'apps/widget/dist'),
+      aliases: { '/loader.js': join(root, 'packages/loader/dist/loader.js') },
+    }),
+    ports.widget,
+  )
+  const rpc = { method: 'POST', headers: { 'content-type': 'application/json' } }
+  await waitFor(
+    'anvil',
+    httpOk(`http://127.0.0.1:${ports.anvil}`, {
+      ...rpc,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }),
+    }),
+  )
+  await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
+  await waitFor('secure frame', httpOk(`http://127.0.0.1:${ports.secure}/health`))
+  // The demo host starts last: its /health answering means the whole stack is up.
+  await listen(
+    createStaticServer({
+      root: join(root, 'apps/demo'),
+      transformHtml: (html, url) => {
+        const projectId = url.searchParams.get('projectId') ?? projects.dev.id
+        if (!/^[a-z0-9-]{1,64}$/.test(projectId)) return undefined
+        return html
+          .replaceAll('__WIDGET_URL__', origins.widget)
+          .replaceAll('__PROJECT_ID__', projectId)
+      },
+    }),
+    ports.demo,
+  )
+
+  console.log(`
+Porthole is running (Ctrl-C stops it):
+  demo host      ${origins.demo}/
+  widget         ${origins.widget}/   loader: ${origins.widget}/loader.js
+  secure frame   ${origins.secure}/?projectId=${projects.dev.id}
+  API            ${origins.api}/   (from Node: http://127.0.0.1:${ports.api})
+  EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
+  database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
+Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
+`)
+}
+
+main().catch((error: Error) => {
+  console.error(error.message)
+  stop(1)
+})

@@ -1,0 +1,87 @@
+/**
+ * A small static file server for development and tests: the widget origin
+ * (its dist plus `/loader.js`) and the demo host. In production any CDN
+ * serves these files.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { extname, join, normalize, resolve, sep } from 'node:path'
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpeg': 'image/jpeg',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+}
+
+export type StaticServerOptions = {
+  root: string
+  /** Extra paths served from elsewhere, e.g. `{ '/loader.js': '/abs/loader.js' }`. */
+  aliases?: Record<string, string>
+  /** Rewrites HTML before it is sent (templating for the demo host). */
+  transformHtml?: (html: string, url: URL) => string | undefined
+}
+
+/** Resolves a request path inside `root`; `undefined` when it would escape it. */
+export function resolveInside(root: string, pathname: string): string | undefined {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(pathname)
+  } catch {
+    return undefined
+  }
+  if (decoded.includes('\0')) return undefined
+  const base = resolve(root)
+  const path = resolve(base, `.${normalize(`/${decoded}`)}`)
+  return path === base || path.startsWith(base + sep) ? path : undefined
+}
+
+export function createStaticServer(options: StaticServerOptions): Server {
+  const { root, aliases = {}, transformHtml } = options
+  return createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD' }).end()
+      return
+    }
+    if (url.pathname === '/health') {
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}')
+      return
+    }
+    let path = aliases[url.pathname] ?? resolveInside(root, url.pathname)
+    if (path && existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html')
+    if (!path || !existsSync(path)) {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found')
+      return
+    }
+    const type = contentTypes[extname(path)] ?? 'application/octet-stream'
+    const isHtml = type.startsWith('text/html')
+    const headers: Record<string, string> = {
+      'Content-Type': type,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control':
+        isHtml || path.endsWith('loader.js') ? 'no-cache' : 'public, max-age=31536000, immutable',
+    }
+    if (isHtml && transformHtml) {
+      const { readFile } = await import('node:fs/promises')
+      const html = transformHtml(await readFile(path, 'utf8'), url)
+      if (html === undefined) {
+        response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request')
+        return
+      }
+      response.writeHead(200, headers).end(request.method === 'HEAD' ? undefined : html)
+      return
+    }
+    response.writeHead(200, headers)
+    if (request.method === 'HEAD') response.end()
+    else createReadStream(path).pipe(response)
+  })
+}
