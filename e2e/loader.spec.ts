@@ -1,0 +1,450 @@
+/**
+ * The loader on the demo host (packages/loader, DESIGN.md section 2): the
+ * Wallet API, the frame it reveals and hides, the EIP-1193 provider and its
+ * EIP-6963 announcement. The first group runs against the real widget; the
+ * second serves a small stand-in widget document (via `page.route`) so that the
+ * widget can misbehave: never answer, reload, raise alerts, open by itself.
+ */
+import { expect, type Page, test } from '@playwright/test'
+
+const demo = 'http://127.0.0.1:5170'
+const widgetOrigin = 'http://widget.localhost:5171'
+
+type Wallet = {
+  open(options?: { view?: string }): Promise<void>
+  close(): Promise<void>
+  getState(): { open: boolean; view: string }
+  subscribe(listener: (state: { open: boolean }) => void): () => void
+  destroy(): void
+  provider: { request(args: unknown): Promise<unknown> }
+}
+type Stub = {
+  emit(name: string, data: unknown): void
+  setOpen(open: boolean): void
+  requests: string[]
+  hang: boolean
+}
+/** What these tests read on the `window` of the host page and of the stand-in widget. */
+type Scope = { Wallet: Wallet; stub: Stub; readyWallet?: unknown }
+type Rejection = { message: string; code: unknown; data: unknown; isError: boolean }
+
+/** The demo host, once `window.Wallet` is the real wallet (its Connect button works from then on). */
+async function openDemo(page: Page) {
+  await page.goto(`${demo}/`)
+  await page.waitForFunction(() => {
+    const { Wallet } = window as unknown as Partial<Scope>
+    return typeof Wallet?.getState === 'function'
+  })
+}
+
+const frame = (page: Page) => page.getByTitle('Porthole wallet')
+const connectButton = (page: Page) => page.getByRole('button', { name: 'Connect' })
+const isOpen = (page: Page) =>
+  page.evaluate(() => (window as unknown as Scope).Wallet.getState().open)
+
+/** Runs `Wallet.provider.request(args)` in the page and returns how it rejected. */
+const rejectionOf = (page: Page, args: unknown) =>
+  page.evaluate((args) => {
+    const { Wallet } = window as unknown as Scope
+    return Wallet.provider.request(args).then(
+      () => null,
+      (error: Error & { code?: unknown; data?: unknown }): Rejection => ({
+        message: error.message,
+        code: error.code,
+        data: error.data,
+        isError: error instanceof Error,
+      }),
+    )
+  }, args)
+
+/** Every `[Porthole]` console message of the page, as it comes. */
+function portholeConsole(page: Page) {
+  const messages: { type: string; text: string }[] = []
+  page.on('console', (message) => {
+    if (message.text().startsWith('[Porthole]'))
+      messages.push({ type: message.type(), text: message.text() })
+  })
+  return messages
+}
+
+test.describe('loader with the widget', () => {
+  test('Wallet.open() reveals the frame, focuses it and locks page scroll', async ({ page }) => {
+    await openDemo(page)
+    await expect(frame(page)).toBeHidden()
+    await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
+
+    await connectButton(page).click()
+    await expect(frame(page)).toBeVisible()
+    await expect(frame(page)).toBeFocused()
+    await expect(page.locator('html')).toHaveCSS('overflow', 'hidden')
+    await expect.poll(() => isOpen(page)).toBe(true)
+  })
+
+  test('a state with open: false hides the frame and returns focus to the opener', async ({
+    page,
+  }) => {
+    await openDemo(page)
+    await connectButton(page).click()
+    await expect(frame(page)).toBeFocused()
+    await expect.poll(() => isOpen(page)).toBe(true)
+
+    await page.evaluate(() => (window as unknown as Scope).Wallet.close())
+    await expect(frame(page)).toBeHidden()
+    await expect(connectButton(page)).toBeFocused()
+    await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
+    expect(await isOpen(page)).toBe(false)
+  })
+
+  test('Escape in the modal closes it and returns focus to the opener', async ({ page }) => {
+    await openDemo(page)
+    await connectButton(page).click()
+    await expect(frame(page)).toBeFocused()
+    await expect.poll(() => isOpen(page)).toBe(true)
+
+    await page.keyboard.press('Escape')
+    await expect(frame(page)).toBeHidden()
+    await expect(connectButton(page)).toBeFocused()
+    await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
+  })
+
+  test('provider.request({ method: eth_accounts }) rejects with 4900 while disconnected', async ({
+    page,
+  }) => {
+    await openDemo(page)
+    expect(await rejectionOf(page, { method: 'eth_accounts' })).toMatchObject({
+      code: 4900,
+      isError: true,
+    })
+  })
+
+  test('bad request arguments reject with -32602 and a clear message', async ({ page }) => {
+    await openDemo(page)
+    for (const args of [undefined, 'eth_accounts', { method: '' }, { method: 'm', params: 1 }]) {
+      expect(await rejectionOf(page, args)).toMatchObject({
+        code: -32602,
+        isError: true,
+        message: expect.stringMatching(/^Invalid request arguments: /),
+      })
+    }
+  })
+
+  test('EIP-6963: a listener registered after load finds the provider', async ({ page }) => {
+    await openDemo(page)
+    const found = await page.evaluate(() => {
+      const { Wallet } = window as unknown as Scope
+      const details: { info: { rdns?: unknown }; provider: unknown }[] = []
+      window.addEventListener('eip6963:announceProvider', (event) => {
+        details.push((event as CustomEvent).detail)
+      })
+      window.dispatchEvent(new Event('eip6963:requestProvider'))
+      const ours = details.filter((detail) => detail.info.rdns === 'xyz.porthole')
+      return {
+        count: ours.length,
+        info: ours[0]?.info,
+        isProvider: ours[0]?.provider === Wallet.provider,
+        frozen: Object.isFrozen(ours[0]) && Object.isFrozen(ours[0]?.info),
+      }
+    })
+    expect(found).toEqual({
+      count: 1,
+      info: {
+        uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-/),
+        name: 'Porthole',
+        icon: expect.stringMatching(/^data:image\/svg\+xml,/),
+        rdns: 'xyz.porthole',
+      },
+      isProvider: true,
+      frozen: true,
+    })
+  })
+
+  test('Wallet.destroy() rejects pending requests and removes the frame', async ({ page }) => {
+    await openDemo(page)
+    await expect(frame(page)).toBeAttached()
+    const rejections = await page.evaluate(async () => {
+      const { Wallet } = window as unknown as Scope
+      const describe = (error: Error & { code?: unknown }) => ({
+        code: error.code,
+        message: error.message,
+      })
+      const pending = Wallet.provider.request({ method: 'eth_accounts' })
+      Wallet.destroy()
+      return {
+        pending: await pending.then(() => null, describe),
+        after: await Wallet.open().then(() => null, describe),
+      }
+    })
+    expect(rejections).toEqual({
+      pending: { code: 4900, message: 'Porthole was destroyed.' },
+      after: { code: 4900, message: 'Porthole was destroyed.' },
+    })
+    await expect(frame(page)).toHaveCount(0)
+  })
+
+  test('the frame is sandboxed without top navigation and grants no permissions', async ({
+    page,
+  }) => {
+    await openDemo(page)
+    await expect(frame(page)).toHaveAttribute(
+      'sandbox',
+      'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+    )
+    await expect(frame(page)).not.toHaveAttribute('allow', /.*/)
+    await expect(frame(page)).toHaveAttribute(
+      'src',
+      `${widgetOrigin}/?projectId=porthole-dev&theme=system`,
+    )
+  })
+})
+
+/**
+ * A stand-in widget: it speaks the protocol by hand, and the test drives it
+ * through `window.stub` in the frame.
+ */
+const standIn = `<!doctype html><html><body><button type="button">Close</button><script>
+const channel = 'porthole:host-widget'
+const state = { open: false, view: 'Connect', status: 'disconnected', caipAddress: null, address: null, chainId: null, connector: null, session: null }
+let port
+const emit = (name, data) => port.postMessage({ porthole: 1, kind: 'evt', name, data })
+const setOpen = (open) => { state.open = open; emit('state', { ...state }) }
+window.stub = { emit, setOpen, requests: [], hang: false }
+addEventListener('message', (event) => {
+  if (event.source !== parent || event.data?.kind !== 'hello' || event.data.channel !== channel) return
+  port = event.ports[0]
+  port.onmessage = ({ data }) => {
+    if (data.kind !== 'req') return
+    stub.requests.push(data.method)
+    if (stub.hang) return
+    const reply = (result) => port.postMessage({ porthole: 1, kind: 'res', id: data.id, ok: true, ...(result === undefined ? {} : { result }) })
+    const fail = (code, message) => port.postMessage({ porthole: 1, kind: 'res', id: data.id, ok: false, error: { code, message } })
+    if (data.method === 'open') { setOpen(true); return reply() }
+    if (data.method === 'close') { setOpen(false); return reply() }
+    if (data.method === 'providerRequest')
+      return data.params.method === 'eth_chainId' ? reply('0x7a69') : fail(4900, 'Disconnected')
+    reply()
+  }
+  port.postMessage({ porthole: 1, kind: 'welcome', channel })
+  emit('state', { ...state })
+})
+document.querySelector('button').onclick = () => setOpen(false)
+</script></body></html>`
+
+/** Serves `html` as the widget document (loader.js still comes from the widget origin). */
+async function routeWidget(page: Page, html = standIn) {
+  await page.route(
+    (url) => url.origin === widgetOrigin && url.pathname === '/',
+    (route) => route.fulfill({ contentType: 'text/html', body: html }),
+  )
+}
+
+/** The stand-in widget's frame (a new one after each reload). */
+function stub(page: Page) {
+  const found = page.frames().find((frame) => frame.url().startsWith(widgetOrigin))
+  if (!found) throw new Error('The widget frame is missing.')
+  return found
+}
+
+/** Resolves once the stand-in widget answers through a completed handshake. */
+async function handshaken(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as Scope).Wallet.provider.request({ method: 'eth_chainId' }),
+      ),
+    )
+    .toBe('0x7a69')
+}
+
+const requestsSeen = (page: Page) =>
+  stub(page).evaluate(() => (window as unknown as Scope).stub.requests.length)
+
+const hang = (page: Page) =>
+  stub(page).evaluate(() => {
+    ;(window as unknown as Scope).stub.hang = true
+  })
+
+/** Adds a loader script tag to the page, as a site would. */
+const addLoaderTag = (page: Page, attributes: Record<string, string>) =>
+  page.evaluate(
+    ({ src, attributes }) => {
+      const script = document.createElement('script')
+      for (const [name, value] of Object.entries(attributes)) script.setAttribute(name, value)
+      script.src = src
+      document.head.append(script)
+      return new Promise((resolve) => script.addEventListener('load', resolve))
+    },
+    { src: `${widgetOrigin}/loader.js`, attributes },
+  )
+
+test.describe('loader with a stand-in widget', () => {
+  test('calls queued on the README stub before loader.js ran are replayed, then porthole:ready fires', async ({
+    page,
+  }) => {
+    await routeWidget(page)
+    // What a site runs before the async loader arrives (README: the queue way).
+    await page.addInitScript(() => {
+      const scope = window as unknown as {
+        Wallet?: { q: unknown[]; open(options?: unknown): void }
+        readyWallet?: unknown
+      }
+      scope.Wallet = scope.Wallet || {
+        q: [],
+        open: function (o?: unknown) {
+          this.q.push(['open', o])
+        },
+      }
+      scope.Wallet.open({ view: 'AllWallets' })
+      window.addEventListener('porthole:ready', (event) => {
+        scope.readyWallet = (event as CustomEvent).detail
+      })
+    })
+    await page.goto(`${demo}/`)
+    await page.waitForFunction(() => (window as unknown as Scope).readyWallet)
+    expect(
+      await page.evaluate(() => {
+        const { readyWallet, Wallet } = window as unknown as Scope
+        return readyWallet === Wallet && typeof Wallet.getState === 'function'
+      }),
+    ).toBe(true)
+    await expect(frame(page)).toBeVisible()
+    await expect.poll(() => isOpen(page)).toBe(true)
+  })
+
+  test('the script tag: data-theme, a missing data-project-id, and loading twice', async ({
+    page,
+  }) => {
+    const messages = portholeConsole(page)
+    await routeWidget(page)
+    await openDemo(page)
+
+    // Loaded twice: the first wallet and its frame stay.
+    await addLoaderTag(page, { 'data-project-id': 'porthole-dev' })
+    await expect(frame(page)).toHaveCount(1)
+
+    await page.evaluate(() => {
+      const scope = window as unknown as Partial<Scope>
+      scope.Wallet?.destroy()
+      delete scope.Wallet
+    })
+    await addLoaderTag(page, {})
+    await expect
+      .poll(() => messages)
+      .toEqual([{ type: 'error', text: expect.stringContaining('data-project-id') }])
+    await expect(frame(page)).toHaveCount(0)
+    expect(await page.evaluate(() => 'Wallet' in window)).toBe(false)
+
+    await addLoaderTag(page, { 'data-project-id': 'porthole-dev', 'data-theme': 'dark' })
+    await expect(frame(page)).toHaveAttribute(
+      'src',
+      `${widgetOrigin}/?projectId=porthole-dev&theme=dark`,
+    )
+    await handshaken(page)
+    expect(messages).toHaveLength(1)
+  })
+
+  test('a frame that never answers the handshake fails after 20 s: one warning, calls reject', async ({
+    page,
+  }) => {
+    const messages = portholeConsole(page)
+    await page.clock.install()
+    await routeWidget(page, '<!doctype html><title>silent</title>')
+    await openDemo(page)
+    const pending = rejectionOf(page, { method: 'eth_accounts' })
+    await page.clock.runFor(20_000)
+    expect(await pending).toMatchObject({ code: -32603, data: { reason: 'iframe_load_failed' } })
+    expect(await rejectionOf(page, { method: 'eth_accounts' })).toMatchObject({
+      data: { reason: 'iframe_load_failed' },
+    })
+    const opened = await page.evaluate(() =>
+      (window as unknown as Scope).Wallet.open().then(null, (error) => error.data.reason),
+    )
+    expect(opened).toBe('iframe_load_failed')
+    await expect(frame(page)).toBeHidden()
+    expect(messages).toEqual([
+      {
+        type: 'warning',
+        text: expect.stringMatching(/^\[Porthole\] The wallet frame did not load/),
+      },
+    ])
+  })
+
+  test('each alert of the widget logs one warning for the developer', async ({ page }) => {
+    const messages = portholeConsole(page)
+    await routeWidget(page)
+    await openDemo(page)
+    await handshaken(page)
+    await stub(page).evaluate(() =>
+      (window as unknown as Scope).stub.emit('alert', {
+        code: 'UNVERIFIED_DOMAIN',
+        message: 'This domain is not verified.',
+      }),
+    )
+    await expect
+      .poll(() => messages)
+      .toEqual([{ type: 'warning', text: '[Porthole] This domain is not verified.' }])
+  })
+
+  test('the widget opening by itself reveals the frame; its own close hides it', async ({
+    page,
+  }) => {
+    await routeWidget(page)
+    await openDemo(page)
+    await handshaken(page)
+    await connectButton(page).focus()
+    await stub(page).evaluate(() => (window as unknown as Scope).stub.setOpen(true))
+    await expect(frame(page)).toBeVisible()
+    await expect(frame(page)).toBeFocused()
+    await expect(page.locator('html')).toHaveCSS('overflow', 'hidden')
+
+    const next = page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const stop = (window as unknown as Scope).Wallet.subscribe((state) => {
+            stop()
+            resolve(state)
+          })
+        }),
+    )
+    await page
+      .frameLocator('iframe[title="Porthole wallet"]')
+      .getByRole('button', { name: 'Close' })
+      .click()
+    expect(await next).toMatchObject({ open: false })
+    await expect(frame(page)).toBeHidden()
+    await expect(connectButton(page)).toBeFocused()
+    await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
+  })
+
+  test('a reload of the widget makes a new channel; what was pending on the old one rejects', async ({
+    page,
+  }) => {
+    await routeWidget(page)
+    await openDemo(page)
+    await handshaken(page)
+    const seen = await requestsSeen(page)
+    await hang(page)
+    const pending = rejectionOf(page, { method: 'eth_accounts' })
+    await expect.poll(() => requestsSeen(page)).toBe(seen + 1)
+    await page.evaluate(() => {
+      const iframe = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      if (iframe) iframe.src = `${iframe.src}`
+    })
+    expect(await pending).toMatchObject({ code: 4900 })
+    await handshaken(page)
+  })
+
+  test('a frame removed by the page rejects what waits on it', async ({ page }) => {
+    await routeWidget(page)
+    await openDemo(page)
+    await handshaken(page)
+    await hang(page)
+    const rejection = await page.evaluate(() => {
+      const pending = (window as unknown as Scope).Wallet.provider.request({
+        method: 'eth_accounts',
+      })
+      document.querySelector('iframe[title="Porthole wallet"]')?.remove()
+      return pending.then(null, (error) => ({ code: error.code, message: error.message }))
+    })
+    expect(rejection).toEqual({ code: 4900, message: 'The wallet frame was removed.' })
+  })
+})

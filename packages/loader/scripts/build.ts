@@ -1,0 +1,74 @@
+/**
+ * Builds the loader with esbuild: `dist/loader.js` (the script-tag IIFE) and
+ * `dist/index.js` (ESM). `buildLoader` is also used in-process by the tests.
+ *
+ *   npm run build -w @porthole/loader
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { type BuildOptions, build, type Metafile } from 'esbuild'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  minify: true,
+  target: 'es2020',
+  legalComments: 'none',
+  platform: 'browser',
+  metafile: true,
+  logLevel: 'warning',
+  // Assignment semantics for class fields: es2020 has no class fields, and
+  // defining them costs a helper call per field; the protocol's errors don't care.
+  tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
+} satisfies BuildOptions
+
+export const loaderOptions = {
+  ...common,
+  entryPoints: ['src/iife.ts'],
+  format: 'iife',
+  outfile: 'dist/loader.js',
+} satisfies BuildOptions
+
+export const indexOptions = {
+  ...common,
+  entryPoints: ['src/index.ts'],
+  format: 'esm',
+  outfile: 'dist/index.js',
+} satisfies BuildOptions
+
+/** The bundle's text (empty when written to disk) and the source files it was made from. */
+export type Built = { text: string; inputs: string[] }
+
+async function run(options: BuildOptions, write: boolean): Promise<Built> {
+  const result = await build({ ...options, write })
+  return {
+    text: result.outputFiles?.[0]?.text ?? '',
+    inputs: Object.keys((result.metafile as Metafile).inputs),
+  }
+}
+
+/** Builds `loader.js`; unless `write` is true its text is returned instead of written. */
+export const buildLoader = ({ write = false } = {}) => run(loaderOptions, write)
+/** Builds `index.js`; unless `write` is true its text is returned instead of written. */
+export const buildIndex = ({ write = false } = {}) => run(indexOptions, write)
+
+/** Raw, gzip (level 9) and brotli (quality 11) sizes in bytes. */
+export function sizes(text: string | Uint8Array) {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes).length,
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await Promise.all([buildLoader({ write: true }), buildIndex({ write: true })])
+  for (const file of [loaderOptions.outfile, indexOptions.outfile]) {
+    const { raw, gzip, brotli } = sizes(readFileSync(`${root}/${file}`))
+    process.stdout.write(`${file}: ${raw} B, gzip ${gzip} B, brotli ${brotli} B\n`)
+  }
+}

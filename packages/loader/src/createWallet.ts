@@ -1,0 +1,254 @@
+/**
+ * `createWallet`: everything Porthole puts on the host page. It mounts the
+ * widget iframe at once, hidden, so `open()` only has to reveal it; performs
+ * the handshake on every load of the frame; and exposes the `Wallet` API, an
+ * EIP-1193 provider and its EIP-6963 announcement (DESIGN.md sections 1–3).
+ */
+import * as Channel from '@porthole/protocol/Channel'
+import { iframeLoadTimeout, loginRequestTimeout } from '@porthole/protocol/Constants'
+import {
+  DisconnectedError,
+  type RpcError,
+  TimeoutError,
+  TimeoutReason,
+} from '@porthole/protocol/Errors'
+import * as Handshake from '@porthole/protocol/Handshake'
+import type { HostSpec, State, WidgetSpec } from '@porthole/protocol/Host'
+import { parseAlert, parseProviderEvent, parseState } from '@porthole/protocol/HostGuards'
+import type { Theme, View } from '@porthole/protocol/Views'
+import { announce, toDetail } from './internal/eip6963.js'
+import { channel as channelName, initialState } from './internal/host.js'
+import { createProvider, notify, type Provider } from './internal/provider.js'
+
+export type { State, Theme, View }
+
+export type CreateWalletParameters = {
+  /** The project id registered with the Porthole API. */
+  projectId: string
+  /** Where the widget is served, e.g. `https://widget.example` (the origin of `loader.js`). */
+  widgetUrl: string
+  theme?: Theme | undefined
+}
+
+export type OpenOptions = { view?: View | undefined }
+
+export type Wallet = {
+  /** Shows the modal (on `view`, else where the widget decides). */
+  open(options?: OpenOptions): Promise<void>
+  /** Asks the widget to close the modal (it may refuse, e.g. while sign-in is required). */
+  close(): Promise<void>
+  disconnect(): Promise<void>
+  /** The last state the widget reported. */
+  getState(): State
+  /** Calls `listener` with every new state; returns the function that stops it. */
+  subscribe(listener: (state: State) => void): () => void
+  setTheme(theme: Theme): Promise<void>
+  /** The EIP-1193 provider, also announced with EIP-6963. */
+  readonly provider: Provider
+  /** Removes the frame and every listener; everything pending rejects. */
+  destroy(): void
+}
+
+type HostChannel = Channel.Channel<HostSpec, WidgetSpec>
+type Method = keyof WidgetSpec['requests'] & string
+
+const frameStyle =
+  'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:transparent;color-scheme:normal;visibility:hidden'
+
+const sandbox =
+  'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
+
+const none = (value: unknown): undefined => {
+  if (value !== undefined) throw new TypeError('Unexpected result')
+}
+
+const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
+  params: {},
+  events: { state: parseState, providerEvent: parseProviderEvent, alert: parseAlert },
+  results: {
+    open: none,
+    close: none,
+    setTheme: none,
+    disconnect: none,
+    providerRequest: (value) => value,
+  },
+}
+
+const warn = (message: string) => {
+  // biome-ignore lint/suspicious/noConsole: the loader's only output: alerts for the site's developer.
+  console.warn(`[Porthole] ${message}`)
+}
+
+export function createWallet(parameters: CreateWalletParameters): Wallet {
+  const { projectId, theme = 'system' } = parameters
+  if (!projectId || typeof projectId !== 'string')
+    throw new TypeError('[Porthole] createWallet needs a projectId.')
+  if (!isSecureContext) throw new Error('[Porthole] needs an https: page.')
+  const widgetUrl = parameters.widgetUrl.replace(/\/+$/, '')
+  const origin = new URL(widgetUrl).origin
+  const root = document.documentElement
+  const iframe = document.createElement('iframe')
+  const subscribers = new Set<(state: State) => void>()
+  const waiting: [(channel: HostChannel) => void, (error: RpcError) => void][] = []
+  let state = initialState
+  let channel: HostChannel | undefined
+  let failure: RpcError | undefined
+  let connecting: AbortController | undefined
+  let visible = false
+  let previous: Element | null = null
+  let overflow = ''
+
+  const reveal = () => {
+    if (visible) return
+    visible = true
+    previous = document.activeElement
+    overflow = root.style.overflow
+    root.style.overflow = 'hidden'
+    iframe.style.visibility = 'visible'
+    iframe.focus()
+  }
+
+  const hide = () => {
+    if (!visible) return
+    visible = false
+    iframe.style.visibility = 'hidden'
+    root.style.overflow = overflow
+    if (previous?.isConnected) (previous as HTMLElement).focus?.()
+    previous = null
+  }
+
+  /** Records a failure: everything pending and queued rejects with `error` until a handshake succeeds. */
+  const fail = (error: RpcError, alert?: string) => {
+    if (failure) return
+    failure = error
+    channel?.destroy(error)
+    channel = undefined
+    for (const [, reject] of waiting.splice(0)) reject(error)
+    hide()
+    if (alert) warn(alert)
+  }
+
+  const loadFailed = () =>
+    fail(
+      new TimeoutError(TimeoutReason.iframeLoadFailed, 'The wallet frame did not load.'),
+      `The wallet frame did not load from ${origin}: check that your Content-Security-Policy allows it (frame-src).`,
+    )
+  const timer = setTimeout(loadFailed, iframeLoadTimeout)
+
+  const ready = (): Promise<HostChannel> =>
+    failure
+      ? Promise.reject(failure)
+      : new Promise((resolve, reject) => {
+          waiting.push([resolve, reject])
+        })
+
+  /** Sends at once when the channel is up, else once it is (or rejects if it can't be). */
+  const send = <method extends Method>(
+    method: method,
+    params: WidgetSpec['requests'][method]['params'],
+    timeout?: number,
+  ) =>
+    channel
+      ? channel.request(method, params, { timeout })
+      : ready().then((channel) => channel.request(method, params, { timeout }))
+
+  const { provider, emit, clear } = createProvider((request) =>
+    send('providerRequest', request, loginRequestTimeout),
+  )
+
+  const onState = (next: State) => {
+    state = Object.freeze(next)
+    if (next.open) reveal()
+    else hide()
+    notify(subscribers, state)
+  }
+
+  iframe.addEventListener('load', () => {
+    connecting?.abort()
+    if (channel) {
+      // A reload: the old document and its port are gone.
+      channel.destroy()
+      channel = undefined
+      hide()
+    }
+    const controller = new AbortController()
+    connecting = controller
+    Handshake.connect({
+      target: iframe.contentWindow as Window,
+      origin,
+      channel: channelName,
+      signal: controller.signal,
+    }).then(
+      (port) => {
+        if (controller.signal.aborted) return port.close()
+        clearTimeout(timer)
+        failure = undefined
+        const created: HostChannel = Channel.create({ port, origin, parsers })
+        channel = created
+        created.on('state', onState)
+        created.on('providerEvent', emit)
+        created.on('alert', ({ message }) => warn(message))
+        for (const [resolve] of waiting.splice(0)) resolve(created)
+      },
+      () => {
+        if (!controller.signal.aborted) loadFailed()
+      },
+    )
+  })
+
+  // A frame removed by the page can't answer: reject what waits on it. (Put
+  // back, it reloads and a new handshake recovers.)
+  const observer = new MutationObserver(() => {
+    if (!iframe.isConnected) fail(new DisconnectedError('The wallet frame was removed.'))
+  })
+
+  const mount = () => {
+    document.body.append(iframe)
+    observer.observe(document.body, { childList: true })
+    if (visible) iframe.focus()
+  }
+
+  iframe.src = `${widgetUrl}/?${new URLSearchParams({ projectId, theme })}`
+  iframe.title = 'Porthole wallet'
+  iframe.setAttribute('sandbox', sandbox)
+  iframe.style.cssText = frameStyle
+  if (document.body) mount()
+  else document.addEventListener('DOMContentLoaded', mount, { once: true })
+
+  const stopAnnouncing = announce(toDetail(provider))
+
+  return Object.freeze({
+    open(options?: OpenOptions) {
+      if (failure) return Promise.reject(failure)
+      reveal()
+      const view = options?.view
+      return send('open', view ? { view } : undefined).catch((error: unknown) => {
+        if (!state.open) hide()
+        throw error
+      })
+    },
+    close: () => send('close', undefined),
+    disconnect: () => send('disconnect', undefined),
+    setTheme: (theme: Theme) => send('setTheme', { theme }),
+    getState: () => state,
+    subscribe(listener: (state: State) => void) {
+      subscribers.add(listener)
+      return () => {
+        subscribers.delete(listener)
+      }
+    },
+    provider,
+    destroy() {
+      clearTimeout(timer)
+      connecting?.abort()
+      observer.disconnect()
+      document.removeEventListener('DOMContentLoaded', mount)
+      stopAnnouncing()
+      failure = undefined
+      fail(new DisconnectedError('Porthole was destroyed.'))
+      iframe.remove()
+      subscribers.clear()
+      clear()
+    },
+  })
+}

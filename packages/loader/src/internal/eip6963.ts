@@ -1,0 +1,44 @@
+/** EIP-6963: how dapps find the provider without a global `window.ethereum`. */
+
+export type ProviderInfo = {
+  readonly uuid: string
+  readonly name: string
+  readonly icon: string
+  readonly rdns: string
+}
+
+export type ProviderDetail<provider> = {
+  readonly info: ProviderInfo
+  readonly provider: provider
+}
+
+/** A porthole (a ring in a rounded square), as a data URI the EIP asks for. */
+export const icon =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 96 96'%3E%3Crect width='96' height='96' rx='24' fill='%231d4ed8'/%3E%3Ccircle cx='48' cy='48' r='24' fill='none' stroke='%23fff' stroke-width='12'/%3E%3C/svg%3E"
+
+export function toDetail<provider>(provider: provider): ProviderDetail<provider> {
+  return Object.freeze({
+    info: Object.freeze({
+      uuid: crypto.randomUUID(),
+      name: 'Porthole',
+      icon,
+      rdns: 'xyz.porthole',
+    }),
+    provider,
+  })
+}
+
+/**
+ * Announces the provider now and again on every `eip6963:requestProvider`;
+ * returns a function that stops answering.
+ */
+export function announce<provider>(
+  detail: ProviderDetail<provider>,
+  target: EventTarget = window,
+): () => void {
+  const dispatch = () =>
+    target.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+  target.addEventListener('eip6963:requestProvider', dispatch)
+  dispatch()
+  return () => target.removeEventListener('eip6963:requestProvider', dispatch)
+}
