@@ -3,7 +3,7 @@
  * host page serves `host`. The loader cannot afford zod, so it parses with
  * `HostGuards.ts`, tested against these schemas.
  */
-import { z } from 'zod'
+
 import type { Infer } from './Contract.js'
 import {
   alertCodes,
@@ -14,6 +14,7 @@ import {
   shortLength,
 } from './HostGuards.js'
 import { connectionStatuses, themes, views } from './Views.js'
+import { z } from './zod.js'
 
 export const channel = 'porthole:host-widget'
 

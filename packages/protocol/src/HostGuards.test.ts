@@ -52,7 +52,7 @@ describe('inv-18 parseState', () => {
       }),
       { numRuns: 3_000 },
     )
-  })
+  }, 60_000)
 
   test('accepts the initial state', () => {
     expect(parseState(Host.initialState)).toEqual(Host.initialState)

@@ -3,8 +3,9 @@
  * widget serves `widget` (nothing yet) and receives the frame's READY event.
  * The embedded-wallet messages join here in their own issue.
  */
-import { z } from 'zod'
+
 import type { Infer } from './Contract.js'
+import { z } from './zod.js'
 
 export const channel = 'porthole:widget-secure'
 

@@ -40,7 +40,7 @@ describe('inv-18 parseMessage', () => {
       }),
       { numRuns: 5_000 },
     )
-  })
+  }, 60_000)
 
   test.each([
     [{ porthole: 1, kind: 'req', id, method: 'open' }, true],

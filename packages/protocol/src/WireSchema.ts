@@ -1,6 +1,7 @@
 /** The envelope as zod schemas: the reference that `Wire.ts`'s guards are tested against. */
-import { z } from 'zod'
+
 import { maxErrorMessageLength, namePattern, uuidPattern, version } from './Wire.js'
+import { z } from './zod.js'
 
 const id = z.string().regex(uuidPattern)
 const name = z.string().regex(namePattern)

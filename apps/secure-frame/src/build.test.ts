@@ -1,0 +1,110 @@
+/**
+ * Builds the frame with Vite into a temporary directory (never touching
+ * `dist/`) and checks what would ship (SECURITY.md 14 and 18).
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+const appDir = fileURLToPath(new URL('..', import.meta.url))
+const outDirs: string[] = []
+
+async function buildFrame(env: Record<string, string> = {}): Promise<Map<string, string>> {
+  const outDir = await mkdtemp(path.join(tmpdir(), 'secure-frame-build-'))
+  outDirs.push(outDir)
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
+  Object.assign(process.env, env)
+  try {
+    await build({
+      configFile: path.join(appDir, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    })
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
+  const files = new Map<string, string>()
+  for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const file = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(outDir, file), await readFile(file, 'utf8'))
+  }
+  return files
+}
+
+let files: Map<string, string>
+const html = () => files.get('index.html') ?? ''
+const scripts = () => [...files].filter(([name]) => name.endsWith('.js')).map(([, text]) => text)
+
+beforeAll(async () => {
+  files = await buildFrame()
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(outDirs.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+describe('inv-14 build', () => {
+  test('index.html has no inline script, inline style or event handler attribute', () => {
+    const page = html()
+    const tags = page.match(/<script\b[^>]*>/g) ?? []
+    expect(tags.length).toBeGreaterThan(0)
+    for (const tag of tags) expect(tag).toMatch(/\ssrc="\/assets\/[\w.-]+\.js"/)
+    expect(page).not.toMatch(/<script\b[^>]*>[^<]+<\/script>/)
+    expect(page).not.toMatch(/<style\b/i)
+    expect(page).not.toMatch(/\sstyle=/i)
+    expect(page).not.toMatch(/\son[a-z]+=/i)
+    expect(page).not.toMatch(/javascript:|data:/i)
+  })
+
+  test('every script and stylesheet is a file of its own origin', () => {
+    const page = html()
+    const urls = [...page.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((match) => match[1])
+    expect(urls.length).toBeGreaterThanOrEqual(2)
+    for (const url of urls) expect(url).toMatch(/^\/assets\//)
+    for (const url of urls) expect(files.has((url ?? '').slice(1))).toBe(true)
+  })
+
+  test('only hashed script and style files ship, without source maps', () => {
+    const names = [...files.keys()].filter((name) => name !== 'index.html')
+    expect(names.length).toBeGreaterThan(0)
+    for (const name of names) expect(name).toMatch(/^assets\/[\w-]+-[\w-]{8}\.(js|css)$/)
+    for (const text of files.values()) expect(text).not.toContain('sourceMappingURL')
+  })
+
+  test("zod is made jitless before any schema exists (no eval probe under the CSP's script-src)", () => {
+    const [bundle = ''] = scripts()
+    // packages/protocol's zod.ts runs `z.config({ jitless: true })` before its schemas.
+    expect(bundle).toMatch(/jitless:(!0|true)/)
+  })
+})
+
+describe('inv-18 build', () => {
+  test.each([
+    ['__TEST__', /__test__/i],
+    ['e2e (a word start: `#2e2e33` is a colour)', /\be2e/i],
+    ['vitest', /vitest/i],
+    ['playwright', /playwright/i],
+    ['process.env', /process\.env/],
+    ['import.meta.env', /import\.meta\.env/],
+    ['VITE_', /VITE_/],
+  ])('no test-only switch or build variable ships: %s', (_, pattern) => {
+    for (const [name, text] of files)
+      expect(pattern.test(text), `${pattern} in ${name}`).toBe(false)
+  })
+
+  test('the widget origin is fixed at build time, from VITE_WIDGET_ORIGIN', async () => {
+    expect(scripts().join('\n')).toContain('http://widget.localhost:5171')
+    const custom = await buildFrame({ VITE_WIDGET_ORIGIN: 'https://widget.example.com' })
+    const bundle = [...custom].filter(([name]) => name.endsWith('.js')).map(([, text]) => text)
+    expect(bundle.join('\n')).toContain('https://widget.example.com')
+    expect(bundle.join('\n')).not.toContain('widget.localhost')
+  }, 60_000)
+})

@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** The widget's origin: the only parent whose handshake the frame accepts. */
+  readonly VITE_WIDGET_ORIGIN?: string
+  /** The API as the browser sees it (auth and key-share calls, in a later issue). */
+  readonly VITE_API_URL?: string
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv
+}

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+/**
+ * The secure frame's build. Build-time configuration (read by `src/config.ts`):
+ * `VITE_WIDGET_ORIGIN` (the only origin whose handshake is accepted) and
+ * `VITE_API_URL` (the API as the browser sees it). The HTML must stay free of
+ * inline script and style: the frame's CSP allows only `'self'` files. The
+ * built files are served by `src/server.ts`, which adds the per-project CSP.
+ */
+export default defineConfig({
+  // Relative to this file, whatever the working directory (npm -w, tests).
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/',
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Everything is a file under 'self': never a data: URL for script or style.
+    assetsInlineLimit: 0,
+    // One entry and no dynamic import: the preload polyfill would be dead code.
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+})
