@@ -14,10 +14,15 @@ import {
 } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
 import type { HostSpec, State, WidgetSpec } from '@porthole/protocol/Host'
-import { parseAlert, parseProviderEvent, parseState } from '@porthole/protocol/HostGuards'
+import {
+  channel as channelName,
+  initialState,
+  parseAlert,
+  parseProviderEvent,
+  parseState,
+} from '@porthole/protocol/HostGuards'
 import type { Theme, View } from '@porthole/protocol/Views'
 import { announce, toDetail } from './internal/eip6963.js'
-import { channel as channelName, initialState } from './internal/host.js'
 import { createProvider, notify, type Provider } from './internal/provider.js'
 
 export type { State, Theme, View }

@@ -9,6 +9,8 @@ import {
   alertCodes,
   caip2Pattern,
   caip10Pattern,
+  channel,
+  initialState,
   longLength,
   providerEvents,
   shortLength,
@@ -16,7 +18,7 @@ import {
 import { connectionStatuses, themes, views } from './Views.js'
 import { z } from './zod.js'
 
-export const channel = 'porthole:host-widget'
+export { channel, initialState }
 
 const caip2 = z.string().regex(caip2Pattern)
 const caip10 = z.string().regex(caip10Pattern)
@@ -42,17 +44,6 @@ export const State = z.strictObject({
   session: Session.nullable(),
 })
 export type State = z.infer<typeof State>
-
-export const initialState: State = {
-  open: false,
-  view: 'Connect',
-  status: 'disconnected',
-  caipAddress: null,
-  address: null,
-  chainId: null,
-  connector: null,
-  session: null,
-}
 
 export const ProviderEvent = z.strictObject({
   event: z.enum(providerEvents),

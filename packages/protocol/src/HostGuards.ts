@@ -7,6 +7,21 @@ import type { Alert, ProviderEvent, Session, State } from './Host.js'
 import { connectionStatuses, isView } from './Views.js'
 import { hasKeys } from './Wire.js'
 
+/** The host ↔ widget channel's name (re-exported by `Host.ts`). */
+export const channel = 'porthole:host-widget'
+
+/** The state the host sees before the widget says anything (re-exported by `Host.ts`). */
+export const initialState: State = Object.freeze({
+  open: false,
+  view: 'Connect',
+  status: 'disconnected',
+  caipAddress: null,
+  address: null,
+  chainId: null,
+  connector: null,
+  session: null,
+})
+
 export const caip2Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
 export const caip10Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$/
 export const shortLength = 128
