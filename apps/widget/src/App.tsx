@@ -1,0 +1,43 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { type ComponentType, useLayoutEffect } from 'react'
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom'
+import { Modal } from './components/Modal.js'
+import { useStore } from './hooks/useStore.js'
+import { queryClient } from './lib/queryClient.js'
+import type { ImplementedView } from './lib/router.js'
+import { currentView, store } from './lib/store.js'
+import { AllWallets } from './routes/AllWallets.js'
+import { Connect } from './routes/Connect.js'
+
+/** One route per view; the store's history (lib/router.ts) decides which one shows. */
+const views: Record<ImplementedView, ComponentType> = { Connect, AllWallets }
+
+const pathOf = (view: string) => `/${view}`
+
+/** Keeps the memory router on the store's current view. */
+function FollowHistory() {
+  const view = useStore(currentView)
+  const { pathname } = useLocation()
+  const navigate = useNavigate()
+  useLayoutEffect(() => {
+    if (pathname !== pathOf(view)) void navigate(pathOf(view), { replace: true })
+  }, [view, pathname, navigate])
+  return null
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[pathOf(currentView(store.getState()))]}>
+        <FollowHistory />
+        <Routes>
+          <Route element={<Modal />}>
+            {Object.entries(views).map(([view, View]) => (
+              <Route key={view} path={pathOf(view)} element={<View />} />
+            ))}
+          </Route>
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>
+  )
+}

@@ -1,0 +1,124 @@
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef } from 'react'
+import { Outlet, useLocation } from 'react-router-dom'
+import { useResolvedTheme } from '../hooks/useResolvedTheme.js'
+import { useStore } from '../hooks/useStore.js'
+import { router } from '../lib/router.js'
+import { Alerts } from './Alerts.js'
+import { Header } from './Header.js'
+import { SecureFrame } from './SecureFrame.js'
+
+const focusableSelector = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  'iframe',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',')
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return Array.from(root.querySelectorAll<HTMLElement>(focusableSelector)).filter(
+    (element) => !element.closest('[hidden], [inert]') && element.getClientRects().length > 0,
+  )
+}
+
+/**
+ * The modal: the whole iframe is its backdrop, with the card in the middle.
+ * Rendered from start-up even while the loader keeps the iframe hidden, so
+ * opening only reveals it. Escape, a click on the backdrop and Close all end
+ * in `router.close()`.
+ */
+export function Modal() {
+  const open = useStore((state) => state.open)
+  const theme = useResolvedTheme()
+  const { key } = useLocation()
+  const titleId = useId()
+  const card = useRef<HTMLDivElement>(null)
+  const body = useRef<HTMLDivElement>(null)
+
+  // On opening and on each view: focus the view's first control, else the title
+  // until the view's content (still loading) brings one, unless focus moved on.
+  useLayoutEffect(() => {
+    const element = body.current
+    if (!open || !key || !element) return
+    const first = focusables(element)[0]
+    if (first) return first.focus({ preventScroll: true })
+    const title = document.getElementById(titleId)
+    title?.focus({ preventScroll: true })
+    const observer = new MutationObserver(() => {
+      if (document.activeElement !== title) return observer.disconnect()
+      const next = focusables(element)[0]
+      if (!next) return
+      observer.disconnect()
+      next.focus({ preventScroll: true })
+    })
+    observer.observe(element, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [open, key, titleId])
+
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || !open) return
+      event.preventDefault()
+      router.close()
+    }
+    // Focus that lands outside the card (the page itself) goes back in.
+    const onFocusIn = (event: FocusEvent) => {
+      const element = card.current
+      if (!open || !element || element.contains(event.target as Node)) return
+      ;(focusables(element)[0] ?? document.getElementById(titleId))?.focus()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    document.addEventListener('focusin', onFocusIn)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      document.removeEventListener('focusin', onFocusIn)
+    }
+  }, [open, titleId])
+
+  // Tab and Shift+Tab cycle inside the card.
+  const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Tab' || !card.current) return
+    const elements = focusables(card.current)
+    const first = elements[0]
+    const last = elements.at(-1)
+    if (!first || !last) return event.preventDefault()
+    const active = document.activeElement
+    const outside = !(active instanceof Node) || !card.current.contains(active)
+    if (event.shiftKey && (active === first || outside)) {
+      event.preventDefault()
+      last.focus()
+    } else if (!event.shiftKey && (active === last || outside)) {
+      event.preventDefault()
+      first.focus()
+    }
+  }
+
+  return (
+    // The backdrop: a click on it closes, and Escape is its keyboard equivalent.
+    <div
+      className="fixed inset-0 flex items-center justify-center overflow-y-auto bg-black/45 p-2"
+      onPointerDown={(event) => {
+        if (event.target === event.currentTarget) router.close()
+      }}
+    >
+      <div
+        ref={card}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-theme={theme}
+        onKeyDown={trapTab}
+        className="flex w-[360px] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
+      >
+        <Header titleId={titleId} />
+        <div ref={body} className="flex min-h-0 flex-col">
+          <Alerts />
+          <Outlet />
+        </div>
+      </div>
+      <SecureFrame />
+    </div>
+  )
+}

@@ -1,0 +1,17 @@
+import { useEffect, useRef } from 'react'
+import { useStore } from '../hooks/useStore.js'
+import { mountSecureFrame } from '../lib/secureFrame.js'
+
+/** The hidden secure frame, created only once the host is verified. */
+export function SecureFrame() {
+  const verified = useStore((state) => state.verification === 'verified')
+  const projectId = useStore((state) => state.projectId)
+  const status = useStore((state) => state.secureFrame)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const container = ref.current
+    if (!verified || projectId === null || !container) return
+    return mountSecureFrame({ container, projectId })
+  }, [verified, projectId])
+  return <div ref={ref} hidden data-secure-frame={status} />
+}

@@ -1,0 +1,37 @@
+/**
+ * Build-time configuration and the project id from the iframe's URL. The API
+ * and secure-frame URLs are fixed at build time: nothing the host sends can
+ * change where the widget calls.
+ */
+import { isTheme, type Theme } from '@porthole/protocol/Views'
+import { defaultApiUrl, defaultSecureFrameUrl, parseUrlSetting } from './defaults.js'
+
+export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL, defaultApiUrl)
+
+export const secureFrameUrl = parseUrlSetting(
+  'VITE_SECURE_FRAME_URL',
+  import.meta.env.VITE_SECURE_FRAME_URL,
+  defaultSecureFrameUrl,
+)
+
+export const secureFrameOrigin = new URL(secureFrameUrl).origin
+
+const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
+
+/** The `projectId` query parameter of the widget's URL, or `null` when missing or malformed. */
+export function readProjectId(search: string): string | null {
+  const value = new URLSearchParams(search).get('projectId')
+  return value !== null && projectIdPattern.test(value) ? value : null
+}
+
+export const projectId: string | null =
+  typeof location === 'undefined' ? null : readProjectId(location.search)
+
+/** The theme the site configured (`theme` query parameter, set by the loader); `system` otherwise. */
+export function readTheme(search: string): Theme {
+  const value = new URLSearchParams(search).get('theme')
+  return isTheme(value) ? value : 'system'
+}
+
+export const initialTheme: Theme =
+  typeof location === 'undefined' ? 'system' : readTheme(location.search)

@@ -1,0 +1,135 @@
+import * as Channel from '@porthole/protocol/Channel'
+import * as Contract from '@porthole/protocol/Contract'
+import { ErrorCode } from '@porthole/protocol/Errors'
+import * as Host from '@porthole/protocol/Host'
+import { afterEach, describe, expect, test } from 'vitest'
+import { connectHost, toHostState } from './hostChannel.js'
+import { createRouter } from './router.js'
+import { createStore, initialState, raiseAlert, type WidgetState } from './store.js'
+
+const open: Array<{ destroy(): void }> = []
+afterEach(() => {
+  for (const channel of open.splice(0)) channel.destroy()
+})
+
+/** The widget's channel on one port, and a loader stand-in on the other. */
+function setup(patch: Partial<WidgetState> = {}) {
+  const store = createStore<WidgetState>({ ...initialState, ...patch })
+  const router = createRouter(store)
+  const { port1, port2 } = new MessageChannel()
+  const loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> = Channel.create({
+    port: port1,
+    origin: 'http://widget.localhost:5171',
+    parsers: Contract.parsers(Host.host, Host.widget),
+  })
+  const states: Host.State[] = []
+  const alerts: Host.Alert[] = []
+  loader.on('state', (state) => states.push(state))
+  loader.on('alert', (alert) => alerts.push(alert))
+  const widget = connectHost({ port: port2, origin: 'http://127.0.0.1:5170', store, router })
+  open.push(loader, widget)
+  return { store, loader, states, alerts }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10))
+
+describe('connectHost', () => {
+  test('emits the state at once, then on every change the host can see', async () => {
+    const { store, loader, states } = setup()
+    await settle()
+    expect(states).toEqual([Host.initialState])
+    await loader.request('open', undefined)
+    await loader.request('open', {})
+    store.setState({ theme: 'dark' })
+    await loader.request('close', undefined)
+    await settle()
+    expect(states.map(({ open, view }) => ({ open, view }))).toEqual([
+      { open: false, view: 'Connect' },
+      { open: true, view: 'Connect' },
+      { open: false, view: 'Connect' },
+    ])
+    expect(store.getState().theme).toBe('dark')
+  })
+
+  test('open with an implemented view shows it', async () => {
+    const { loader, states } = setup()
+    await loader.request('open', { view: 'AllWallets' })
+    await settle()
+    expect(states.at(-1)).toEqual({ ...Host.initialState, open: true, view: 'AllWallets' })
+  })
+
+  test('open with a view this build lacks rejects 4200 and stays closed', async () => {
+    const { store, loader } = setup()
+    await expect(loader.request('open', { view: 'Account' })).rejects.toMatchObject({
+      code: ErrorCode.unsupportedMethod,
+      message: expect.stringContaining("'Account'"),
+    })
+    expect(store.getState().open).toBe(false)
+  })
+
+  test('setTheme sets the theme', async () => {
+    const { store, loader } = setup()
+    await loader.request('setTheme', { theme: 'light' })
+    expect(store.getState().theme).toBe('light')
+    await expect(loader.request('setTheme', { theme: 'blue' as 'light' })).rejects.toMatchObject({
+      code: ErrorCode.invalidParams,
+    })
+  })
+
+  test('disconnect resolves with no connection', async () => {
+    const { loader } = setup({ verification: 'verified' })
+    await expect(loader.request('disconnect', undefined)).resolves.toBeUndefined()
+  })
+
+  test.each([
+    ['verified', ErrorCode.disconnected],
+    ['pending', ErrorCode.disconnected],
+    ['unverified', ErrorCode.unauthorized],
+    ['rate_limited', ErrorCode.unauthorized],
+    ['server_error', ErrorCode.unauthorized],
+    ['missing_project', ErrorCode.unauthorized],
+  ] as const)('providerRequest on a %s host rejects %i', async (verification, code) => {
+    const { loader } = setup({ verification })
+    await expect(
+      loader.request('providerRequest', { method: 'eth_requestAccounts' }),
+    ).rejects.toMatchObject({ code })
+  })
+
+  test('emits each alert once, including those raised before the channel', async () => {
+    const store = createStore<WidgetState>(initialState)
+    raiseAlert({ code: 'UNVERIFIED_DOMAIN', message: 'early' }, store)
+    const { port1, port2 } = new MessageChannel()
+    const loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> = Channel.create({
+      port: port1,
+      origin: 'http://widget.localhost:5171',
+      parsers: Contract.parsers(Host.host, Host.widget),
+    })
+    const alerts: Host.Alert[] = []
+    loader.on('alert', (alert) => alerts.push(alert))
+    const widget = connectHost({
+      port: port2,
+      origin: 'http://127.0.0.1:5170',
+      store,
+      router: createRouter(store),
+    })
+    open.push(loader, widget)
+    raiseAlert({ code: 'IFRAME_LOAD_FAILED', message: 'late' }, store)
+    store.setState({ theme: 'dark' })
+    await settle()
+    expect(alerts).toEqual([
+      { code: 'UNVERIFIED_DOMAIN', message: 'early' },
+      { code: 'IFRAME_LOAD_FAILED', message: 'late' },
+    ])
+  })
+})
+
+describe('toHostState', () => {
+  test('is a valid Host.State', () => {
+    const state = toHostState({ ...initialState, open: true, history: ['Connect', 'AllWallets'] })
+    expect(Host.State.parse(state)).toEqual({
+      ...Host.initialState,
+      open: true,
+      view: 'AllWallets',
+    })
+  })
+})

@@ -1,0 +1,105 @@
+/**
+ * The widget's state, in one small external store (read in React with
+ * `useSyncExternalStore`, see `hooks/useStore.ts`). Everything the host can
+ * see is derived from it (`hostChannel.ts`).
+ */
+import type { Alert } from '@porthole/protocol/Host'
+import type { Theme, View } from '@porthole/protocol/Views'
+
+export type Store<state> = {
+  getState(): state
+  setState(update: Partial<state> | ((state: state) => Partial<state>)): void
+  subscribe(listener: () => void): () => void
+}
+
+export function createStore<state extends object>(initial: state): Store<state> {
+  let current = initial
+  const listeners = new Set<() => void>()
+  return {
+    getState: () => current,
+    setState(update) {
+      const patch = typeof update === 'function' ? update(current) : update
+      const next = { ...current, ...patch }
+      if (
+        Object.keys(patch).every((key) =>
+          Object.is(next[key as keyof state], current[key as keyof state]),
+        )
+      )
+        return
+      current = next
+      for (const listener of [...listeners]) listener()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+/**
+ * Whether the host page may use wallet features (SECURITY.md 4 and 5).
+ * `pending` until the allowed origins are known; every other value but
+ * `verified` refuses wallet features.
+ */
+export type Verification =
+  | 'pending'
+  | 'verified'
+  | 'unverified'
+  | 'rate_limited'
+  | 'server_error'
+  | 'missing_project'
+  | 'no_host'
+
+export type SecureFrameStatus = 'idle' | 'loading' | 'ready' | 'failed'
+
+/** An alert raised by the widget: shown in the modal and sent to the host as an `alert` event. */
+export type WidgetAlert = Alert & { id: number }
+
+export type WidgetState = {
+  open: boolean
+  /** The view history: the current view is the last one. Never empty. */
+  history: readonly View[]
+  theme: Theme
+  /** The host page's origin, from the browser (`event.origin` of the handshake). */
+  hostOrigin: string | null
+  projectId: string | null
+  verification: Verification
+  secureFrame: SecureFrameStatus
+  alerts: readonly WidgetAlert[]
+}
+
+export const initialState: WidgetState = {
+  open: false,
+  history: ['Connect'],
+  theme: 'system',
+  hostOrigin: null,
+  projectId: null,
+  verification: 'pending',
+  secureFrame: 'idle',
+  alerts: [],
+}
+
+export const store: Store<WidgetState> = createStore(initialState)
+
+export const currentView = (state: WidgetState): View => state.history.at(-1) ?? 'Connect'
+
+let nextAlertId = 1
+/** The `alert` event's bound on a message (Host.Alert). */
+const maxAlertLength = 512
+
+/** Raises an alert, unless one with the same code is already showing. */
+export function raiseAlert(alert: Alert, target: Store<WidgetState> = store): void {
+  const message =
+    alert.message.length <= maxAlertLength
+      ? alert.message
+      : `${alert.message.slice(0, maxAlertLength - 1)}…`
+  target.setState((state) =>
+    state.alerts.some((shown) => shown.code === alert.code)
+      ? {}
+      : { alerts: [...state.alerts, { code: alert.code, message, id: nextAlertId++ }] },
+  )
+}
+
+export function dismissAlert(id: number, target: Store<WidgetState> = store): void {
+  target.setState((state) => ({ alerts: state.alerts.filter((alert) => alert.id !== id) }))
+}

@@ -1,0 +1,407 @@
+/**
+ * The widget in its iframe on the demo host (apps/widget): Connect with the
+ * recommended wallets, All wallets with paging and search, closing, Back,
+ * the theme, the secure frame, and the refusal of a host that the project
+ * does not allow. Everything is located by role and name inside the frame.
+ */
+import { type BrowserContext, expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
+
+type WalletWindow = Window & {
+  Wallet: {
+    setTheme(theme: string): Promise<void>
+    provider: { request(args: { method: string }): Promise<unknown> }
+  }
+}
+
+const dialog = (frame: FrameLocator, name: string | RegExp) => frame.getByRole('dialog', { name })
+const recommended = (frame: FrameLocator) =>
+  frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('listitem')
+const allWalletsButton = (frame: FrameLocator) => frame.getByRole('button', { name: /All wallets/ })
+const walletTiles = (frame: FrameLocator) =>
+  frame.getByRole('list', { name: 'Wallets', exact: true }).getByRole('listitem')
+
+/** `[Porthole]` warnings the loader prints for the site's developer. */
+function hostWarnings(page: Page) {
+  const warnings: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'warning' && message.text().startsWith('[Porthole]'))
+      warnings.push(message.text())
+  })
+  return warnings
+}
+
+async function openAllWallets(page: Page) {
+  await openHost(page)
+  await openModal(page)
+  const frame = widget(page)
+  await allWalletsButton(frame).click()
+  await expect(dialog(frame, 'All Wallets')).toBeVisible()
+  return frame
+}
+
+test.describe('Connect', () => {
+  test('Wallet.open() shows Connect with 4 recommended wallets and the count of all', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    const card = dialog(frame, 'Connect Wallet')
+    await expect(card).toBeVisible()
+    await expect(card).toHaveAttribute('aria-modal', 'true')
+    await expect(recommended(frame)).toHaveCount(4)
+    // Entries are not controls yet (connecting comes with its own views).
+    await expect(
+      frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('button'),
+    ).toHaveCount(0)
+    await expect(recommended(frame).first()).toHaveText(/\S/)
+    await expect(allWalletsButton(frame)).toHaveText(/All wallets\s*\d{2,}/)
+    // The first control of the view has focus.
+    await expect(allWalletsButton(frame)).toBeFocused()
+    // No email or social login in this build.
+    await expect(frame.getByRole('textbox')).toHaveCount(0)
+    // The logos load from the API.
+    await expect
+      .poll(() =>
+        recommended(frame)
+          .locator('img')
+          .evaluateAll(
+            (images) =>
+              images.filter((image) => (image as HTMLImageElement).naturalWidth > 0).length,
+          ),
+      )
+      .toBe(4)
+    expect(await hostState(page)).toMatchObject({
+      open: true,
+      view: 'Connect',
+      status: 'disconnected',
+    })
+  })
+
+  test('while the host is being verified: skeletons, not wallets', async ({ page, context }) => {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await context.route(`${origins.api}/projects/v1/origins?*`, async (route) => {
+      await released
+      await route.continue()
+    })
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await expect(frame.getByRole('status', { name: 'Loading' })).toBeVisible()
+    await expect(recommended(frame)).toHaveCount(0)
+    await expect(frame.locator('iframe')).toHaveCount(0)
+    release()
+    await expect(recommended(frame)).toHaveCount(4)
+    await expect(frame.getByRole('status', { name: 'Loading' })).toHaveCount(0)
+  })
+
+  test('a logo that fails to load shows the wallet initial', async ({ page, context }) => {
+    await context.route(`${origins.api}/getWalletImage/**`, (route) => route.abort())
+    await openHost(page)
+    await openModal(page)
+    const first = recommended(widget(page)).first()
+    // The initial (R) stands before the name (Rainbow): the text starts with one letter twice.
+    await expect(first).toHaveText(/^(\S)\1/i)
+    await expect(first.locator('img')).toHaveCount(0)
+  })
+
+  test('Escape closes the modal and the host hides the frame', async ({ page }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await expect(dialog(frame, 'Connect Wallet')).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    await expect(page.getByTitle('Porthole wallet')).toBeHidden()
+  })
+
+  test('a click on the backdrop closes; a click in the card does not', async ({ page }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await frame.getByRole('heading', { name: 'Connect Wallet' }).click()
+    expect((await hostState(page)).open).toBe(true)
+    await page.mouse.click(8, 8)
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+  })
+
+  test('the Close button closes', async ({ page }) => {
+    await openHost(page)
+    await openModal(page)
+    await widget(page).getByRole('button', { name: 'Close' }).click()
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+  })
+
+  test('Tab and Shift+Tab stay inside the card', async ({ page }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await expect(allWalletsButton(frame)).toBeFocused()
+    const close = frame.getByRole('button', { name: 'Close' })
+    await page.keyboard.press('Tab')
+    await expect(close).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(allWalletsButton(frame)).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(close).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(allWalletsButton(frame)).toBeFocused()
+  })
+
+  test('open with a view this build lacks rejects with 4200', async ({ page }) => {
+    await openHost(page)
+    const error = await page.evaluate(() =>
+      (window as unknown as { Wallet: { open(o: { view: string }): Promise<void> } }).Wallet.open({
+        view: 'Account',
+      }).then(
+        () => null,
+        (error: { code: number; message: string }) => ({
+          code: error.code,
+          message: error.message,
+        }),
+      ),
+    )
+    expect(error).toMatchObject({ code: 4200, message: expect.stringContaining("'Account'") })
+    expect((await hostState(page)).open).toBe(false)
+  })
+
+  test('the provider is disconnected (4900) on a verified host', async ({ page }) => {
+    await openHost(page)
+    await expect(async () => {
+      const code = await page.evaluate(() =>
+        (window as unknown as WalletWindow).Wallet.provider
+          .request({ method: 'eth_accounts' })
+          .then(
+            () => null,
+            (error: { code: number }) => error.code,
+          ),
+      )
+      expect(code).toBe(4900)
+    }).toPass()
+  })
+})
+
+test.describe('All wallets', () => {
+  test('shows 40 wallets and loads the next 40 on scroll', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    await expect(walletTiles(frame)).toHaveCount(40)
+    await expect(frame.getByRole('searchbox', { name: 'Search wallet' })).toBeFocused()
+    await walletTiles(frame).last().scrollIntoViewIfNeeded()
+    await expect(walletTiles(frame)).toHaveCount(80)
+  })
+
+  test('Load more loads the next page from the keyboard', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    await expect(walletTiles(frame)).toHaveCount(40)
+    const loadMore = frame.getByRole('button', { name: 'Load more' })
+    await loadMore.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => walletTiles(frame).count()).toBeGreaterThanOrEqual(80)
+  })
+
+  test('searches from two characters: rain finds Rainbow', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    const search = frame.getByRole('searchbox', { name: 'Search wallet' })
+    await search.fill('rain')
+    const results = frame.getByRole('list', { name: 'Search results for “rain”' })
+    await expect(results.getByRole('listitem').filter({ hasText: /^Rainbow$/ })).toBeVisible()
+    await expect(results.getByRole('listitem').filter({ hasNotText: /rain/i })).toHaveCount(0)
+    // Clearing the search shows every wallet again.
+    await search.fill('')
+    await expect(walletTiles(frame)).toHaveCount(40)
+  })
+
+  test('an unknown name shows the empty state with the query', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    await frame.getByRole('searchbox', { name: 'Search wallet' }).fill('zzqxv')
+    await expect(frame.getByText('No wallet found for “zzqxv”')).toBeVisible()
+  })
+
+  test('an API failure shows an error with Retry, which recovers', async ({ page, context }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    let fail = true
+    await context.route(`${origins.api}/getWallets?*`, (route) =>
+      fail && new URL(route.request().url()).searchParams.get('search') === 'rain'
+        ? route.fulfill({ status: 503, body: '{}' })
+        : route.continue(),
+    )
+    await allWalletsButton(frame).click()
+    await frame.getByRole('searchbox', { name: 'Search wallet' }).fill('rain')
+    await expect(
+      frame.getByRole('alert').filter({ hasText: 'Wallets could not be loaded' }),
+    ).toBeVisible()
+    fail = false
+    await frame.getByRole('button', { name: 'Retry' }).click()
+    await expect(frame.getByRole('listitem').filter({ hasText: /^Rainbow$/ })).toBeVisible()
+  })
+
+  test('Back returns to Connect', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    expect((await hostState(page)).view).toBe('AllWallets')
+    await frame.getByRole('button', { name: 'Back' }).click()
+    await expect(dialog(frame, 'Connect Wallet')).toBeVisible()
+    await expect(recommended(frame)).toHaveCount(4)
+    await expect(frame.getByRole('button', { name: 'Back' })).toHaveCount(0)
+    await expect.poll(async () => (await hostState(page)).view).toBe('Connect')
+  })
+
+  test('closing resets to Connect for the next open', async ({ page }) => {
+    const frame = await openAllWallets(page)
+    await page.keyboard.press('Escape')
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    await openModal(page)
+    await expect(dialog(frame, 'Connect Wallet')).toBeVisible()
+  })
+})
+
+test.describe('theme', () => {
+  const surface = (frame: FrameLocator) =>
+    dialog(frame, 'Connect Wallet').evaluate((card) => ({
+      surface: getComputedStyle(card).getPropertyValue('--ph-surface').trim(),
+      background: getComputedStyle(card).backgroundColor,
+      scheme: getComputedStyle(card).colorScheme,
+      rootScheme: getComputedStyle(document.documentElement).colorScheme,
+    }))
+
+  test("Wallet.setTheme('dark') applies the dark variables on the card", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' })
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('light'))
+    await expect
+      .poll(() => surface(frame))
+      .toMatchObject({ background: 'rgb(255, 255, 255)', scheme: 'light' })
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('dark'))
+    await expect
+      .poll(() => surface(frame))
+      .toEqual({
+        surface: '#17181d',
+        background: 'rgb(23, 24, 29)',
+        scheme: 'dark',
+        // Never on the root: that would paint an opaque backdrop over the host.
+        rootScheme: 'normal',
+      })
+  })
+
+  test('system follows prefers-color-scheme live', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' })
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('system'))
+    await expect.poll(async () => (await surface(frame)).scheme).toBe('light')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(async () => (await surface(frame)).scheme).toBe('dark')
+  })
+})
+
+test.describe('secure frame', () => {
+  const secureFrame = (frame: FrameLocator) => frame.locator('[data-secure-frame]')
+
+  test('a verified host gets the secure frame, ready after its handshake', async ({ page }) => {
+    await openHost(page)
+    const frame = widget(page)
+    await expect(frame.locator('iframe[title="Porthole secure frame"]')).toBeAttached()
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'ready')
+    const sandbox = await frame
+      .locator('iframe[title="Porthole secure frame"]')
+      .getAttribute('sandbox')
+    expect(sandbox?.split(' ')).not.toContain('allow-top-navigation')
+  })
+
+  test('the secure frame follows the theme once ready', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' })
+    await openHost(page)
+    const frame = widget(page)
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'ready')
+    const root = frame.frameLocator('iframe[title="Porthole secure frame"]').locator('html')
+    await expect(root).toHaveAttribute('data-theme', 'light')
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('dark'))
+    await expect(root).toHaveAttribute('data-theme', 'dark')
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('system'))
+    await expect(root).toHaveAttribute('data-theme', 'light')
+  })
+
+  test('a frame that never loads raises iframe_load_failed after 20 s', async ({
+    page,
+    context,
+  }) => {
+    const warnings = hostWarnings(page)
+    await context.route(`${origins.secure}/**`, (route) => route.abort())
+    await page.clock.install()
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'loading')
+    // Freeze time within about a second of the frame's creation, then step over the 20 s.
+    await page.clock.pauseAt(Date.now() + 100)
+    await page.clock.fastForward(17_000)
+    await expect(frame.getByRole('alert')).toHaveCount(0)
+    await page.clock.fastForward(3_000)
+    await expect(
+      frame.getByRole('alert').filter({ hasText: 'Secure frame did not load' }),
+    ).toBeVisible()
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'failed')
+    await expect.poll(() => warnings.join('\n')).toContain('iframe_load_failed')
+    // Connecting with a wallet does not need the secure frame: the list stays.
+    await expect(recommended(frame)).toHaveCount(4)
+  })
+})
+
+test.describe('a host the project does not allow', () => {
+  async function openEvil(page: Page, context: BrowserContext) {
+    const requests: string[] = []
+    context.on('request', (request) => requests.push(request.url()))
+    await openHost(page, { origin: origins.evil })
+    await openModal(page)
+    return requests
+  }
+
+  test('gets the unverified-domain alert, no wallet list and no secure frame', async ({
+    page,
+    context,
+  }) => {
+    const warnings = hostWarnings(page)
+    const requests = await openEvil(page, context)
+    const frame = widget(page)
+    const alert = frame.getByRole('alert').filter({ hasText: 'Unverified domain' })
+    await expect(alert).toBeVisible()
+    await expect(alert).toContainText(origins.evil)
+    await expect(alert).toContainText('porthole-dev')
+    await expect(frame.getByRole('list')).toHaveCount(0)
+    await expect(allWalletsButton(frame)).toHaveCount(0)
+    await expect(frame.locator('iframe')).toHaveCount(0)
+    expect(requests.filter((url) => url.startsWith(origins.secure))).toEqual([])
+    await expect
+      .poll(() => warnings.join('\n'))
+      .toContain(`Origin ${origins.evil} is not on the allowed origins`)
+  })
+
+  test('its provider requests are refused with 4100', async ({ page, context }) => {
+    await openEvil(page, context)
+    await expect(widget(page).getByRole('alert')).toBeVisible()
+    const code = await page.evaluate(() =>
+      (window as unknown as WalletWindow).Wallet.provider.request({ method: 'eth_accounts' }).then(
+        () => null,
+        (error: { code: number }) => error.code,
+      ),
+    )
+    expect(code).toBe(4100)
+  })
+
+  test('All wallets, opened directly, shows the alert too', async ({ page }) => {
+    await openHost(page, { origin: origins.evil })
+    await openModal(page, 'AllWallets')
+    const frame = widget(page)
+    await expect(dialog(frame, 'All Wallets')).toBeVisible()
+    await expect(frame.getByRole('alert').filter({ hasText: 'Unverified domain' })).toBeVisible()
+    await expect(frame.getByRole('searchbox')).toHaveCount(0)
+  })
+})
