@@ -37,8 +37,10 @@ export const widget = (page: Page): FrameLocator =>
 export const hostState = (page: Page): Promise<HostState> =>
   page.evaluate(() => (window as WalletWindow).Wallet?.getState() as HostState)
 
-/** Calls `Wallet.open()` in the page; resolves when the host sees the modal open. */
+/** Calls `Wallet.open()` in the page; resolves once the modal is open, visible and focused. */
 export async function openModal(page: Page, view?: string): Promise<void> {
   await page.evaluate((view) => (window as WalletWindow).Wallet?.open(view ? { view } : {}), view)
   await expect.poll(async () => (await hostState(page)).open).toBe(true)
+  await expect(widget(page).getByRole('dialog')).toBeVisible()
+  await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
 }

@@ -53,18 +53,23 @@ test.describe('inv-01 bound peers', () => {
     expect(seen).toEqual([])
   })
 
-  test('inv-03 a reload of the widget makes a new port and the old one goes quiet', async ({
+  test('inv-03 a reload of the widget makes a new port and the host keeps working', async ({
     page,
   }) => {
     await openHost(page)
     await openModal(page)
     await page.keyboard.press('Escape')
     await expect.poll(async () => (await hostState(page)).open).toBe(false)
-    // Reload the widget frame by navigating it to its own URL.
-    await page.evaluate(() => {
-      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
-      if (frame) frame.src = `${frame.src}`
-    })
+    // Reload the widget frame by navigating it to its own URL, and wait for the new document.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+          if (!frame) return resolve()
+          frame.addEventListener('load', () => resolve(), { once: true })
+          frame.src = `${frame.src}`
+        }),
+    )
     await openModal(page)
     await expect(widget(page).getByRole('dialog')).toBeVisible()
   })
