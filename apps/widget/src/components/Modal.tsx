@@ -109,6 +109,7 @@ export function Modal() {
         aria-modal="true"
         aria-labelledby={titleId}
         data-theme={theme}
+        data-open={open}
         onKeyDown={trapTab}
         className="flex w-[360px] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
       >

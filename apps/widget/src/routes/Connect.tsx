@@ -33,7 +33,11 @@ function RecommendedWallets() {
       <ul aria-label={t('connect.recommended')} className="flex flex-col gap-2">
         {data.data.map((wallet) => (
           // Connecting comes with its own views: for now an entry shows, it does nothing.
-          <li key={wallet.id} className="flex items-center gap-3 rounded-2xl bg-surface-2 p-2.5">
+          <li
+            key={wallet.id}
+            data-wallet-id={wallet.id}
+            className="flex items-center gap-3 rounded-2xl bg-surface-2 p-2.5"
+          >
             <WalletLogo wallet={wallet} className="size-10 rounded-xl" />
             <span className="truncate text-sm font-medium">{wallet.name}</span>
           </li>
