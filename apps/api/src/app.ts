@@ -1,0 +1,90 @@
+import { Hono } from 'hono'
+import type { Config } from './config.js'
+import type { Db } from './db/db.js'
+import { HttpError } from './errors.js'
+import { errorBody } from './http.js'
+import { createAnalyticsRoutes } from './routes/analytics.js'
+import { createConfigRoutes } from './routes/config.js'
+import { createExplorerRoutes } from './routes/explorer.js'
+import { createOriginsRoutes } from './routes/origins.js'
+import { createRpcRoutes } from './routes/rpc.js'
+
+export type CreateAppOptions = {
+  config: Config
+  db: Db
+  /** Called with unexpected errors (answered as a bare 500); the server logs them. */
+  onError?: ((error: unknown) => void) | undefined
+  /** How long the RPC proxy waits for an upstream. */
+  rpcTimeoutMs?: number | undefined
+}
+
+const corsMethods = 'GET, POST, OPTIONS'
+const corsMaxAgeSeconds = 600
+
+/**
+ * The API as a Hono app: the wallet provider's services (explorer, config,
+ * origins, analytics, RPC proxy). Used by the server and by the tests.
+ * The database must be migrated (and seeded) first.
+ */
+export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOptions): Hono {
+  const app = new Hono()
+  const corsOrigins = new Set(config.corsOrigins)
+
+  // CORS: only the configured browser origins (widget, secure frame) may read answers.
+  app.use('*', async (c, next) => {
+    const origin = c.req.header('origin')
+    const allowed = origin !== undefined && corsOrigins.has(origin)
+    if (c.req.method === 'OPTIONS') {
+      const headers = new Headers({ Vary: 'Origin' })
+      if (allowed) {
+        headers.set('Access-Control-Allow-Origin', origin)
+        headers.set('Access-Control-Allow-Methods', corsMethods)
+        headers.set('Access-Control-Allow-Headers', 'Content-Type')
+        headers.set('Access-Control-Max-Age', String(corsMaxAgeSeconds))
+      }
+      return new Response(null, { status: 204, headers })
+    }
+    await next()
+    c.res.headers.append('Vary', 'Origin')
+    c.res.headers.set('X-Content-Type-Options', 'nosniff')
+    if (allowed) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin)
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
+    }
+  })
+
+  app.get('/health', async (c) => {
+    try {
+      await db.query('SELECT 1')
+    } catch (error) {
+      onError?.(error)
+      throw new HttpError(503, 'database_unavailable', 'The database is unavailable')
+    }
+    return c.json({ ok: true })
+  })
+
+  app.route('/', createExplorerRoutes({ db }))
+  app.route('/', createConfigRoutes({ db }))
+  app.route('/', createOriginsRoutes({ db }))
+  app.route('/', createAnalyticsRoutes({ db }))
+  app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname.slice(0, 200)
+    return c.json(errorBody('not_found', `No such endpoint: ${c.req.method} ${path}`), 404)
+  })
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
+      return c.json(errorBody(error.code, error.shortMessage), error.status)
+    }
+    onError?.(error)
+    return c.json(
+      errorBody('internal_error', 'Something went wrong on our side; try again later'),
+      500,
+    )
+  })
+
+  return app
+}

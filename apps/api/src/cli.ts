@@ -1,0 +1,36 @@
+/**
+ * `npm run project -- <command>`: manage projects in the API's database.
+ * Run `npm run project -- help` for the commands. Uses the same environment
+ * variables as the server (DATABASE_URL, PGLITE_DIR).
+ */
+import { runProjectCommand } from './commands.js'
+import { configFromEnv } from './config.js'
+import { createDb } from './db/db.js'
+import { migrate } from './db/migrations.js'
+import { BaseError } from './errors.js'
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2)
+  const config = configFromEnv(process.env)
+  const db = await createDb(config)
+  try {
+    await migrate(db)
+    return await runProjectCommand(argv, {
+      db,
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    })
+  } finally {
+    await db.close()
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`Error: ${error instanceof BaseError ? error.shortMessage : String(error)}`)
+    process.exitCode = 1
+  },
+)

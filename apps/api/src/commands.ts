@@ -1,0 +1,146 @@
+import { parseArgs } from 'node:util'
+import type { Db } from './db/db.js'
+import { BaseError, InvalidOriginError, ProjectError } from './errors.js'
+import { createProject, listProjects, setProjectOrigins } from './projects.js'
+import type { Project } from './schemas.js'
+
+export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
+
+Usage: npm run project -- <command> [options]
+
+Commands:
+  list
+      List every project with its allowed origins and features.
+  create --id ID --name NAME [--origin ORIGIN]...
+      Create a project. Each --origin is an exact origin (https://app.example.com,
+      http://localhost:3000) or a wildcard under a domain you own
+      (https://*.example.com). With no --origin the list is empty: the widget then
+      allows only the dev hosts (localhost, 127.0.0.1, *.localhost).
+  set-origins --id ID (--origin ORIGIN... | --clear)
+      Replace a project's allowed origins; --clear empties the list.
+  help
+      Show this text.
+
+Wildcards under public suffixes (https://*.vercel.app, https://*.pages.dev,
+https://*.com) are refused: list each such origin exactly.
+With PGlite, stop the API server first (one process may open it at a time).`
+
+export type CommandIo = {
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+class UsageError extends BaseError {
+  override name = 'UsageError'
+}
+
+/** Runs one `npm run project` command; resolves to the process exit code. */
+export async function runProjectCommand(
+  argv: readonly string[],
+  { db, out, err }: CommandIo & { db: Db },
+): Promise<number> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case 'list': {
+        parse(() => parseArgs({ args: [...rest], options: {}, strict: true }))
+        const projects = await listProjects(db)
+        if (projects.length === 0) out('No projects.')
+        for (const project of projects) out(describe(project))
+        return 0
+      }
+      case 'create': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              origin: { type: 'string', multiple: true },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        const name = required(values.name, '--name')
+        const project = await createProject(db, {
+          id,
+          name,
+          allowedOrigins: values.origin ?? [],
+        })
+        out(`Created project '${project.id}'.`)
+        out(describe(project))
+        return 0
+      }
+      case 'set-origins': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              origin: { type: 'string', multiple: true },
+              clear: { type: 'boolean' },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        const origins = values.origin ?? []
+        if (values.clear && origins.length > 0) {
+          throw new UsageError('Give either --origin or --clear, not both')
+        }
+        if (!values.clear && origins.length === 0) {
+          throw new UsageError('Give at least one --origin (or --clear to empty the list)')
+        }
+        const project = await setProjectOrigins(db, id, origins)
+        out(`Updated the allowed origins of '${project.id}'.`)
+        out(describe(project))
+        return 0
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out(usage)
+        return command === undefined ? 1 : 0
+      default:
+        throw new UsageError(`Unknown command '${command}'`)
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`Error: ${error.shortMessage}\n`)
+      err(usage)
+      return 1
+    }
+    if (error instanceof ProjectError || error instanceof InvalidOriginError) {
+      err(`Error: ${error.shortMessage}`)
+      return 1
+    }
+    throw error
+  }
+}
+
+/** Runs a `parseArgs` call, turning its errors (unknown option, missing value) into usage errors. */
+function parse<T>(run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`)
+  return value.trim()
+}
+
+function describe(project: Project): string {
+  const origins =
+    project.allowedOrigins.length > 0
+      ? project.allowedOrigins.map((origin) => `\n    ${origin}`).join('')
+      : ' (none: dev hosts only)'
+  const features = Object.entries(project.features)
+    .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') || '-' : value}`)
+    .join(' ')
+  return `${project.id}  ${project.name}\n  origins:${origins}\n  features: ${features}`
+}

@@ -1,0 +1,155 @@
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+import { ConfigError } from './errors.js'
+import { parseExactOrigin } from './origins.js'
+import { Caip2, ProjectId } from './schemas.js'
+
+/** The repository root (apps/api/src/ → ../../../). */
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
+
+/** Where PGlite keeps its files unless `PGLITE_DIR` says otherwise. */
+export const defaultPgliteDir = fileURLToPath(new URL('../../../.data/pglite', import.meta.url))
+
+/** `PGLITE_DIR=memory://` keeps the database in memory (tests). */
+export const memoryDir = 'memory://'
+
+export const defaults = {
+  port: 5173,
+  host: '127.0.0.1',
+  corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
+  rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
+  devProjectId: 'porthole-dev',
+} as const
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+
+export const ConfigSchema = z.strictObject({
+  /** TCP port the server listens on. */
+  port: z.number().int().min(0).max(65_535),
+  /** Interface the server binds to. */
+  host: z.string().min(1),
+  /** PostgreSQL connection string; when absent the API runs on PGlite. */
+  databaseUrl: z.string().optional(),
+  /** PGlite data directory, or `memory://`. Unused with `databaseUrl`. */
+  pgliteDir: z.string().min(1),
+  /** Origins (widget, secure frame) allowed to call the API from a browser. */
+  corsOrigins: z.array(z.string()),
+  /** JSON-RPC upstream per CAIP-2 chain id, used by `POST /v1/`. */
+  rpcUpstreams: z.record(Caip2, HttpUrl),
+  /** Id of the development project seeded at start-up. */
+  devProjectId: ProjectId,
+})
+
+export type Config = z.infer<typeof ConfigSchema>
+
+/** Unset and empty variables both mean "use the default". */
+const unset = (value: unknown) => (value === '' ? undefined : value)
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number (0-65535)')
+      .transform(Number)
+      .pipe(z.number().max(65_535, 'must be a port number (0-65535)'))
+      .default(defaults.port),
+  ),
+  HOST: z.preprocess(unset, z.string().default(defaults.host)),
+  DATABASE_URL: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+      .optional(),
+  ),
+  PGLITE_DIR: z.preprocess(unset, z.string().default(defaultPgliteDir)),
+  CORS_ORIGINS: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        const origins: string[] = []
+        for (const item of value.split(',')) {
+          const origin = item.trim()
+          if (origin === '') continue
+          try {
+            origins.push(parseExactOrigin(origin))
+          } catch (error) {
+            context.addIssue({
+              code: 'custom',
+              message: `must be a comma-separated list of origins (${(error as Error).message})`,
+            })
+            return z.NEVER
+          }
+        }
+        return origins
+      })
+      .default([...defaults.corsOrigins]),
+  ),
+  RPC_UPSTREAMS: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        try {
+          return JSON.parse(value) as unknown
+        } catch {
+          // The value may hold provider keys: never echo it.
+          context.addIssue({
+            code: 'custom',
+            message:
+              'must be a JSON object mapping CAIP-2 chain ids to URLs, e.g. {"eip155:31337":"http://127.0.0.1:8545"}',
+          })
+          return z.NEVER
+        }
+      })
+      .pipe(
+        z.record(Caip2, HttpUrl, {
+          error: 'must be a JSON object mapping CAIP-2 chain ids to URLs',
+        }),
+      )
+      .default({ ...defaults.rpcUpstreams }),
+  ),
+  DEV_PROJECT_ID: z.preprocess(unset, ProjectId.default(defaults.devProjectId)),
+})
+
+/**
+ * Reads the configuration from environment variables. Bad values throw a
+ * `ConfigError` naming each variable; values themselves are never echoed
+ * (a DATABASE_URL or an RPC URL may carry a secret).
+ */
+export function configFromEnv(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse({
+    PORT: env.PORT,
+    HOST: env.HOST,
+    DATABASE_URL: env.DATABASE_URL,
+    PGLITE_DIR: env.PGLITE_DIR,
+    CORS_ORIGINS: env.CORS_ORIGINS,
+    RPC_UPSTREAMS: env.RPC_UPSTREAMS,
+    DEV_PROJECT_ID: env.DEV_PROJECT_ID,
+  })
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const [variable, ...rest] = issue.path.map(String)
+      const where = rest.length > 0 ? ` (at ${rest.join('.')})` : ''
+      return `${variable ?? 'environment'}${where}: ${issue.message}`
+    })
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`)
+  }
+  const env_ = parsed.data
+  return ConfigSchema.parse({
+    port: env_.PORT,
+    host: env_.HOST,
+    databaseUrl: env_.DATABASE_URL,
+    pgliteDir: env_.PGLITE_DIR,
+    corsOrigins: env_.CORS_ORIGINS,
+    rpcUpstreams: env_.RPC_UPSTREAMS,
+    devProjectId: env_.DEV_PROJECT_ID,
+  })
+}
+
+/** The configuration tests start from: in-memory PGlite, defaults otherwise. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return ConfigSchema.parse({ ...configFromEnv({ PGLITE_DIR: memoryDir }), ...overrides })
+}

@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { getProject } from '../projects.js'
+import { migrate, migrations } from './migrations.js'
+import { readWalletRegistry, seed, walletRegistryDir } from './seed.js'
+import { createTestDb, type TestDb } from './testing.js'
+
+// Not migrated: the tests below migrate it, then seed it, in order.
+let testDb: TestDb
+beforeAll(async () => {
+  testDb = await createTestDb({}, { migrate: false })
+})
+afterAll(() => testDb?.close())
+
+describe('migrate', () => {
+  const versions = migrations.map((_, index) => index + 1)
+
+  test('replicas migrating a fresh database at once apply each script exactly once', async () => {
+    const connections = [testDb.db, await testDb.openReplica(), await testDb.openReplica()]
+    const results = await Promise.all(connections.map(migrate))
+    expect(results.flat().sort((a, b) => a - b)).toEqual(versions)
+  })
+
+  test('is idempotent: a second run applies nothing and the record stays whole', async () => {
+    const { db } = testDb
+    expect(await migrate(db)).toEqual([])
+    expect(await migrate(db)).toEqual([])
+    const rows = await db.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    )
+    expect(rows.map((row) => Number(row.version))).toEqual(versions)
+    const tables = await db.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables
+       WHERE table_schema = current_schema() ORDER BY table_name`,
+    )
+    expect(tables.map((row) => row.table_name)).toEqual([
+      'analytics_events',
+      'projects',
+      'rate_limits',
+      'schema_migrations',
+      'wallet_images',
+      'wallets',
+    ])
+  })
+
+  test('a failing script rolls back and records nothing', async () => {
+    const { db } = testDb
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.exec('CREATE TABLE should_vanish (id int)')
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
+    const tables = await db.query(
+      `SELECT 1 FROM information_schema.tables
+       WHERE table_schema = current_schema() AND table_name = 'should_vanish'`,
+    )
+    expect(tables).toEqual([])
+  })
+})
+
+describe('seed', () => {
+  test('is idempotent: running it again keeps one row per wallet, image and project', async () => {
+    const { db, config } = testDb
+    await seed(db, config)
+    await seed(db, config)
+    const [counts] = await db.query<{ wallets: number; images: number; projects: number }>(
+      `SELECT (SELECT count(*)::int FROM wallets) AS wallets,
+              (SELECT count(*)::int FROM wallet_images) AS images,
+              (SELECT count(*)::int FROM projects) AS projects`,
+    )
+    expect(counts).toEqual({ wallets: 113, images: 113, projects: 1 })
+  })
+
+  test('seeds the dev project with its origins and features', async () => {
+    const project = await getProject(testDb.db, testDb.config.devProjectId)
+    expect(project).toMatchObject({
+      id: 'porthole-dev',
+      name: 'Porthole dev',
+      allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
+      features: {
+        email: false,
+        socials: [],
+        onramp: false,
+        swaps: false,
+        history: false,
+        analytics: true,
+      },
+    })
+  })
+
+  test('resets the dev project to its seed', async () => {
+    const { db, config } = testDb
+    await db.query(`UPDATE projects SET name = 'changed', allowed_origins = '[]' WHERE id = $1`, [
+      config.devProjectId,
+    ])
+    await seed(db, config)
+    expect(await getProject(db, config.devProjectId)).toMatchObject({
+      name: 'Porthole dev',
+      allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
+    })
+  })
+
+  test('maps the registry as its README says, in the JSON order, inventing nothing', async () => {
+    const raw = JSON.parse(await readFile(`${walletRegistryDir}/wallets.json`, 'utf8')) as Record<
+      string,
+      {
+        name: string
+        mobile: { native: string; universal: string }
+        desktop: { native: string; universal: string }
+        app: { browser: string }
+      }
+    >
+    const rows = await testDb.db.query<Record<string, unknown>>(
+      'SELECT * FROM wallets ORDER BY position',
+    )
+    expect(rows.map((row) => row.id)).toEqual(Object.keys(raw))
+    for (const row of rows) {
+      const source = raw[row.id as string]
+      expect(source).toBeDefined()
+      if (!source) continue
+      expect(row.name).toBe(source.name)
+      expect(row.image_id).toBe(row.id)
+      expect(row.rdns).toBeNull()
+      expect(row.badge_type).toBeNull()
+      expect(row.mobile_link).toBe(source.mobile.native || source.mobile.universal || null)
+      expect(row.desktop_link).toBe(source.desktop.native || source.desktop.universal || null)
+      expect(row.webapp_link).toBe(source.app.browser || null)
+    }
+    const registry = await readWalletRegistry()
+    expect(registry).toHaveLength(113)
+    expect(registry[0]).toMatchObject({ name: 'Rainbow', position: 0, mobileLink: 'rainbow:' })
+  })
+
+  test('stores each logo byte for byte', async () => {
+    const [wallet] = await testDb.db.query<{ id: string }>(
+      'SELECT id FROM wallets ORDER BY position LIMIT 1',
+    )
+    const [image] = await testDb.db.query<{ bytes: Uint8Array; content_type: string }>(
+      'SELECT bytes, content_type FROM wallet_images WHERE id = $1',
+      [wallet?.id],
+    )
+    const file = await readFile(`${walletRegistryDir}/logo/${wallet?.id}.jpeg`)
+    expect(image?.content_type).toBe('image/jpeg')
+    expect(Buffer.from(image?.bytes ?? []).equals(file)).toBe(true)
+  })
+})

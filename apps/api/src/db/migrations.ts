@@ -1,0 +1,99 @@
+import type { Db } from './db.js'
+
+/**
+ * The schema, as an ordered list of SQL scripts. Append only: a script that
+ * has run somewhere is never edited; change the schema with a new one.
+ * Script N (1-based) is recorded as version N in `schema_migrations`.
+ */
+export const migrations: readonly string[] = [
+  /* 1: projects, wallet registry, analytics, rate limits */ `
+  CREATE TABLE projects (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    allowed_origins jsonb NOT NULL DEFAULT '[]'::jsonb,
+    features jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+
+  CREATE TABLE wallet_images (
+    id text PRIMARY KEY,
+    content_type text NOT NULL,
+    bytes bytea NOT NULL,
+    sha256 text NOT NULL
+  );
+
+  CREATE TABLE wallets (
+    id text PRIMARY KEY,
+    position integer NOT NULL,
+    name text NOT NULL,
+    image_id text,
+    rdns text,
+    chains text[] NOT NULL DEFAULT '{}',
+    mobile_link text,
+    desktop_link text,
+    webapp_link text,
+    homepage text,
+    badge_type text
+  );
+  CREATE INDEX wallets_position_idx ON wallets (position, id);
+
+  CREATE TABLE analytics_events (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    event_id uuid NOT NULL,
+    client_id text,
+    sdk_type text,
+    sdk_version text,
+    url text NOT NULL,
+    domain text NOT NULL,
+    client_timestamp bigint NOT NULL,
+    type text NOT NULL,
+    event text NOT NULL,
+    props jsonb NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (project_id, event_id)
+  );
+  CREATE INDEX analytics_events_received_idx ON analytics_events (project_id, received_at);
+
+  CREATE TABLE rate_limits (
+    key text NOT NULL,
+    window_start timestamptz NOT NULL,
+    count integer NOT NULL,
+    PRIMARY KEY (key, window_start)
+  );
+  CREATE INDEX rate_limits_window_idx ON rate_limits (window_start);
+  `,
+]
+
+/** Any constant shared by every replica: the key of the migration lock. */
+const migrationLockKey = 7_061_726_568_001
+
+/**
+ * Applies the scripts not yet recorded, in order, in one transaction. An
+ * advisory transaction lock makes replicas starting at once wait for each
+ * other: exactly one applies a script, the others then see it recorded.
+ * Resolves to the versions applied by this call.
+ */
+export async function migrate(db: Db): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${migrationLockKey})`)
+    await tx.exec(`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )
+    `)
+    const rows = await tx.query<{ version: number }>('SELECT version FROM schema_migrations')
+    const done = new Set(rows.map((row) => Number(row.version)))
+    const applied: number[] = []
+    for (const [index, script] of migrations.entries()) {
+      const version = index + 1
+      if (done.has(version)) continue
+      await tx.exec(script)
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version])
+      applied.push(version)
+    }
+    return applied
+  })
+}

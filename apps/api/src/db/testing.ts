@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto'
+import { type Config, memoryDir, testConfig } from '../config.js'
+import { createDb, type Db } from './db.js'
+import { migrate } from './migrations.js'
+import { createPostgresDb } from './postgres.js'
+import { seed } from './seed.js'
+
+export type TestDb = {
+  db: Db
+  config: Config
+  /**
+   * Another connection to the same database, as a second API replica would
+   * have: a new pool on PostgreSQL; the same instance on PGlite (one process).
+   */
+  openReplica(): Promise<Db>
+  close(): Promise<void>
+}
+
+/**
+ * A migrated, seeded database for one test file. The backend follows the
+ * environment: `DATABASE_URL` set gives PostgreSQL in a fresh schema (dropped
+ * by `close()`); otherwise in-memory PGlite. Create it once per file
+ * (`beforeAll`): PGlite takes seconds to start.
+ */
+export async function createTestDb(
+  overrides: Partial<Config> = {},
+  options: { migrate?: boolean } = {},
+): Promise<TestDb> {
+  const databaseUrl = process.env.DATABASE_URL || undefined
+  const config = testConfig({ databaseUrl, pgliteDir: memoryDir, ...overrides })
+  const prepare = async (db: Db) => {
+    if (options.migrate === false) return
+    await migrate(db)
+    await seed(db, config)
+  }
+  if (!databaseUrl) {
+    const db = await createDb(config)
+    await prepare(db)
+    return { db, config, openReplica: async () => db, close: () => db.close() }
+  }
+  const schema = `test_${randomBytes(8).toString('hex')}`
+  const admin = await createPostgresDb(databaseUrl)
+  await admin.exec(`CREATE SCHEMA ${schema}`)
+  const db = await createPostgresDb(databaseUrl, { schema })
+  const replicas: Db[] = []
+  try {
+    await prepare(db)
+  } catch (error) {
+    await db.close()
+    await admin.exec(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.close()
+    throw error
+  }
+  return {
+    db,
+    config,
+    async openReplica() {
+      const replica = await createPostgresDb(databaseUrl, { schema })
+      replicas.push(replica)
+      return replica
+    },
+    async close() {
+      await Promise.all([db, ...replicas].map((open) => open.close()))
+      await admin.exec(`DROP SCHEMA ${schema} CASCADE`)
+      await admin.close()
+    },
+  }
+}

@@ -1,0 +1,132 @@
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { Db } from './db/db.js'
+import { HttpError } from './errors.js'
+import { getProject } from './projects.js'
+import { ClientId, type Project, ProjectId, SdkLabel } from './schemas.js'
+
+/** The error body of every endpoint except the JSON-RPC proxy. */
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({ code: z.string(), message: z.string() }),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: { code, message } }
+}
+
+/** An optional query parameter; given empty (`?clientId=`), it counts as absent. */
+export function optionalParam<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+}
+
+/**
+ * Query parameters every call may carry: the project, the widget's client id
+ * (appended to every call) and the SDK type and version labels.
+ */
+export const commonQuery = {
+  projectId: ProjectId,
+  clientId: optionalParam(ClientId),
+  st: optionalParam(SdkLabel),
+  sv: optionalParam(SdkLabel),
+}
+
+/** The query string as a plain record; a parameter given twice is refused. */
+export function readQuery(c: Context): Record<string, string> {
+  const entries: [string, string][] = []
+  const seen = new Set<string>()
+  for (const [key, value] of new URL(c.req.url).searchParams) {
+    if (seen.has(key)) {
+      throw new HttpError(
+        400,
+        'invalid_query',
+        `Invalid query: the parameter '${truncate(key)}' is given more than once`,
+      )
+    }
+    seen.add(key)
+    entries.push([key, value])
+  }
+  // fromEntries defines own properties: a `__proto__` key stays a plain (and refused) key.
+  return Object.fromEntries(entries)
+}
+
+/** Parses `input` with a strict schema, or throws a 400 naming each problem. */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: 'query' | 'body' | 'path',
+): z.infer<S> {
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return parsed.data
+  throw new HttpError(400, `invalid_${where}`, `Invalid ${where}: ${describeIssues(parsed.error)}`)
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.')
+      return path ? `${truncate(path)}: ${issue.message}` : issue.message
+    })
+    .join('; ')
+}
+
+/**
+ * Checks the `projectId` query parameter of a call: missing or malformed
+ * gives 400, unknown gives 403. Then parses the whole query with `schema`.
+ */
+export async function readProjectQuery<S extends z.ZodType>(
+  c: Context,
+  db: Db,
+  schema: S,
+): Promise<{ project: Project; query: z.infer<S> }> {
+  const raw = readQuery(c)
+  const project = await requireProject(db, raw.projectId)
+  return { project, query: parseInput(schema, raw, 'query') }
+}
+
+export async function requireProject(db: Db, projectId: string | undefined): Promise<Project> {
+  if (projectId === undefined || projectId === '') {
+    throw new HttpError(400, 'missing_project_id', 'The projectId query parameter is required')
+  }
+  const id = ProjectId.safeParse(projectId)
+  if (!id.success) {
+    throw new HttpError(
+      400,
+      'invalid_project_id',
+      `Invalid projectId: ${id.error.issues[0]?.message}`,
+    )
+  }
+  const project = await getProject(db, id.data)
+  if (!project) {
+    throw new HttpError(403, 'unknown_project', `Unknown projectId '${id.data}'`)
+  }
+  return project
+}
+
+/** Parses a request body already bounded by the body-limit middleware. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text()
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON')
+  }
+}
+
+/** A positive integer query parameter in `[min, max]`, with a default. */
+export function integerParam(name: string, min: number, max: number, fallback: number) {
+  return z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+      .transform(Number)
+      .pipe(z.number().min(min).max(max))
+      .default(fallback),
+  )
+}
+
+function truncate(text: string, max = 64): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import type { Queryable } from './db/db.js'
+import { ProjectError } from './errors.js'
+import { parsePatterns } from './origins.js'
+import { defaultFeatures, Features, Project, ProjectId } from './schemas.js'
+
+const ProjectRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  allowed_origins: z.array(z.string()),
+  features: z.unknown(),
+  created_at: z.coerce.date(),
+})
+
+const columns = 'id, name, allowed_origins, features, created_at'
+
+function fromRow(row: unknown): Project {
+  const parsed = ProjectRow.parse(row)
+  return Project.parse({
+    id: parsed.id,
+    name: parsed.name,
+    allowedOrigins: parsed.allowed_origins,
+    // Stored features are re-checked on read; a partial object gains the defaults.
+    features: { ...defaultFeatures, ...(parsed.features as object) },
+    createdAt: parsed.created_at,
+  })
+}
+
+/** The project with this id, or `undefined`. */
+export async function getProject(db: Queryable, id: string): Promise<Project | undefined> {
+  const [row] = await db.query(`SELECT ${columns} FROM projects WHERE id = $1`, [id])
+  return row === undefined ? undefined : fromRow(row)
+}
+
+/** Every project, oldest first. */
+export async function listProjects(db: Queryable): Promise<Project[]> {
+  const rows = await db.query(`SELECT ${columns} FROM projects ORDER BY created_at, id`)
+  return rows.map(fromRow)
+}
+
+export const CreateProjectInput = z.strictObject({
+  id: ProjectId,
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  allowedOrigins: z.array(z.string()).default([]),
+  features: Features.optional(),
+})
+export type CreateProjectInput = z.input<typeof CreateProjectInput>
+
+/** Creates a project; origins are validated (SECURITY.md 5). Throws `ProjectError` or `InvalidOriginError`. */
+export async function createProject(db: Queryable, input: CreateProjectInput): Promise<Project> {
+  const parsed = CreateProjectInput.safeParse(input)
+  if (!parsed.success) throw new ProjectError(describe(parsed.error))
+  const { id, name, features = defaultFeatures } = parsed.data
+  const origins = parsePatterns(parsed.data.allowedOrigins)
+  const [row] = await db.query(
+    `INSERT INTO projects (id, name, allowed_origins, features)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb)
+     ON CONFLICT (id) DO NOTHING
+     RETURNING ${columns}`,
+    [id, name, JSON.stringify(origins), JSON.stringify(features)],
+  )
+  if (row === undefined) throw new ProjectError(`A project with id '${id}' already exists`)
+  return fromRow(row)
+}
+
+/** Replaces a project's allowed origins (validated). Throws `ProjectError` or `InvalidOriginError`. */
+export async function setProjectOrigins(
+  db: Queryable,
+  id: string,
+  allowedOrigins: readonly string[],
+): Promise<Project> {
+  const origins = parsePatterns(allowedOrigins)
+  const [row] = await db.query(
+    `UPDATE projects SET allowed_origins = $2::jsonb, updated_at = now()
+     WHERE id = $1
+     RETURNING ${columns}`,
+    [id, JSON.stringify(origins)],
+  )
+  if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  return fromRow(row)
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ')
+}

@@ -1,0 +1,55 @@
+import type { Db } from './db/db.js'
+
+export type RateLimit = {
+  /** What is limited and for whom, e.g. `error-report:<project>:<client>`. */
+  key: string
+  /** Most hits allowed in any window of `windowSeconds`. */
+  limit: number
+  windowSeconds: number
+}
+
+export type RateLimitResult =
+  | { allowed: true; remaining: number }
+  | { allowed: false; retryAfterSeconds: number }
+
+/**
+ * Counts one hit against a sliding-window limit kept in the database, so it
+ * holds across API replicas. Each accepted hit is a `rate_limits` row (key,
+ * time, count); a hit is allowed when fewer than `limit` hits fall in the last
+ * `windowSeconds`. Refused hits are not counted. An advisory transaction lock
+ * on the key makes check-and-count atomic between concurrent requests.
+ */
+export async function consumeRateLimit(db: Db, { key, limit, windowSeconds }: RateLimit) {
+  return db.transaction(async (tx): Promise<RateLimitResult> => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key])
+    await tx.query(
+      `DELETE FROM rate_limits WHERE key = $1 AND window_start <= now() - make_interval(secs => $2)`,
+      [key, windowSeconds],
+    )
+    const [usage] = await tx.query<{ used: number; retry_after: number | null }>(
+      `SELECT coalesce(sum(count), 0)::int AS used,
+              ceil(extract(epoch FROM min(window_start) + make_interval(secs => $2) - now()))::int AS retry_after
+       FROM rate_limits WHERE key = $1`,
+      [key, windowSeconds],
+    )
+    const used = Number(usage?.used ?? 0)
+    if (used >= limit) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Number(usage?.retry_after ?? 1)) }
+    }
+    await tx.query(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1)
+       ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1`,
+      [key],
+    )
+    return { allowed: true, remaining: limit - used - 1 }
+  })
+}
+
+/** Deletes hits older than `olderThanSeconds` for every key (the server runs this now and then). */
+export async function pruneRateLimits(db: Db, olderThanSeconds: number): Promise<number> {
+  const rows = await db.query(
+    'DELETE FROM rate_limits WHERE window_start <= now() - make_interval(secs => $1) RETURNING 1',
+    [olderThanSeconds],
+  )
+  return rows.length
+}

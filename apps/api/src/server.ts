@@ -1,0 +1,100 @@
+/**
+ * Starts the API: `npx tsx apps/api/src/server.ts` (or `npm start` at the root,
+ * which starts everything). Configured by environment variables (src/config.ts).
+ */
+import { serve } from '@hono/node-server'
+import { createApp } from './app.js'
+import { configFromEnv, memoryDir } from './config.js'
+import { createDb } from './db/db.js'
+import { migrate } from './db/migrations.js'
+import { seed } from './db/seed.js'
+import { BaseError } from './errors.js'
+import { pruneRateLimits } from './rateLimit.js'
+
+/** Rate-limit rows older than this are deleted (every limit's window is far shorter). */
+const rateLimitRetentionSeconds = 24 * 60 * 60
+const pruneIntervalMs = 10 * 60 * 1000
+const shutdownTimeoutMs = 5_000
+
+function logError(context: string, error: unknown): void {
+  // Messages and stacks only: no request bodies, no configuration values.
+  console.error(`${context}:`, error instanceof Error ? (error.stack ?? error.message) : error)
+}
+
+async function main(): Promise<void> {
+  const config = configFromEnv(process.env)
+  const db = await createDb(config, { onError: (error) => logError('PostgreSQL', error) })
+  const applied = await migrate(db)
+  await seed(db, config)
+  const app = createApp({ config, db, onError: (error) => logError('Request failed', error) })
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const storage =
+      db.kind === 'postgres'
+        ? 'PostgreSQL (DATABASE_URL)'
+        : config.pgliteDir === memoryDir
+          ? 'PGlite in memory'
+          : `PGlite in ${config.pgliteDir}`
+    if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`)
+    console.log(`Database: ${storage}; dev project: ${config.devProjectId}`)
+    console.log(`API listening on http://${config.host}:${info.port}`)
+  })
+
+  const prune = setInterval(() => {
+    pruneRateLimits(db, rateLimitRetentionSeconds).catch((error: unknown) =>
+      logError('Pruning rate limits failed', error),
+    )
+  }, pruneIntervalMs)
+  prune.unref()
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.log(`${signal} again: exiting now`)
+      process.exit(1)
+    }
+    stopping = true
+    console.log(`${signal}: shutting down`)
+    clearInterval(prune)
+    const force = setTimeout(() => {
+      console.error('Shutdown timed out; exiting')
+      process.exit(1)
+    }, shutdownTimeoutMs)
+    force.unref()
+    server.close(() => {
+      db.close().then(
+        () => {
+          console.log('API stopped')
+          process.exit(0)
+        },
+        (error: unknown) => {
+          logError('Closing the database failed', error)
+          process.exit(1)
+        },
+      )
+    })
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') {
+      console.error(
+        `Port ${config.port} on ${config.host} is in use: stop the other process or set PORT`,
+      )
+    } else {
+      logError('Server error', error)
+    }
+    db.close().then(
+      () => process.exit(1),
+      () => process.exit(1),
+    )
+  })
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof BaseError) console.error(`Error: ${error.message}`)
+  else logError('The API failed to start', error)
+  process.exit(1)
+})
