@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom'
 import { useResolvedTheme } from '../hooks/useResolvedTheme.js'
 import { useStore } from '../hooks/useStore.js'
 import { router } from '../lib/router.js'
+import { store } from '../lib/store.js'
 import { Alerts } from './Alerts.js'
 import { Header } from './Header.js'
 import { SecureFrame } from './SecureFrame.js'
@@ -57,16 +58,19 @@ export function Modal() {
     return () => observer.disconnect()
   }, [open, key, titleId])
 
+  // Listeners read the store's current value, not a render's: a key pressed
+  // the instant the modal opens must not fall between a state change and the
+  // effect that follows it.
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented || !open) return
+      if (event.key !== 'Escape' || event.defaultPrevented || !store.getState().open) return
       event.preventDefault()
       router.close()
     }
     // Focus that lands outside the card (the page itself) goes back in.
     const onFocusIn = (event: FocusEvent) => {
       const element = card.current
-      if (!open || !element || element.contains(event.target as Node)) return
+      if (!store.getState().open || !element || element.contains(event.target as Node)) return
       ;(focusables(element)[0] ?? document.getElementById(titleId))?.focus()
     }
     document.addEventListener('keydown', onKeyDown)
@@ -75,7 +79,7 @@ export function Modal() {
       document.removeEventListener('keydown', onKeyDown)
       document.removeEventListener('focusin', onFocusIn)
     }
-  }, [open, titleId])
+  }, [titleId])
 
   // Tab and Shift+Tab cycle inside the card.
   const trapTab = (event: KeyboardEvent<HTMLDivElement>) => {
