@@ -151,3 +151,13 @@ describe('inv-02 connect', () => {
     expect(error.data).toEqual({ reason: 'iframe_load_failed' })
   })
 })
+
+describe('inv-02 connect refuses a target that is not one exact origin', () => {
+  test.each(['*', '/', 'http://widget.test/path'])('%s', (origin) => {
+    const target = fakeWindow()
+    expect(() =>
+      Handshake.connect({ target: target as unknown as Window, origin, channel: 'test' }),
+    ).toThrow()
+    expect(target.posted).toEqual([])
+  })
+})

@@ -27,6 +27,8 @@ export type ConnectParameters = {
  */
 export function connect(parameters: ConnectParameters): Promise<MessagePort> {
   const { target, origin, channel, timeout = iframeLoadTimeout, signal } = parameters
+  // The hello carries the port: it goes to one exact origin, never to '*' (SECURITY.md 2).
+  if (origin !== new URL(origin).origin) throw new TypeError(`Not an exact origin: ${origin}`)
   const { port1, port2 } = new MessageChannel()
   return new Promise<MessagePort>((resolve, reject) => {
     const finish = (error?: Error) => {

@@ -31,3 +31,29 @@ describe('inv-05 isAllowed', () => {
     expect(Origin.isAllowed(origin, list)).toBe(allowed)
   })
 })
+
+describe('inv-05 devDefaultSources', () => {
+  test.each([
+    'http://localhost:3000',
+    'https://localhost:8443',
+    'http://127.0.0.1:5170',
+    'https://app.localhost',
+  ])('%s is a dev default and a listed source covers it', (origin) => {
+    expect(Origin.isDevDefault(origin)).toBe(true)
+    const { protocol, hostname } = new URL(origin)
+    const covered = Origin.devDefaultSources.some((source) => {
+      const [scheme, rest = ''] = source.split('://')
+      const host = rest.replace(/:\*$/, '')
+      return (
+        `${scheme}:` === protocol &&
+        (host === hostname || (host.startsWith('*.') && hostname.endsWith(host.slice(1))))
+      )
+    })
+    expect(covered).toBe(true)
+  })
+
+  test('lists no shared-hosting suffix', () => {
+    for (const source of Origin.devDefaultSources)
+      expect(source).not.toMatch(/vercel\.app|pages\.dev|ngrok/)
+  })
+})

@@ -21,7 +21,21 @@ export function parse(
   return { protocol: url.protocol, hostname: url.hostname, port: url.port }
 }
 
-/** The dev defaults, allowed only when a project's list is empty: localhost, 127.0.0.1, *.localhost. */
+/**
+ * The dev defaults as CSP source expressions, for the secure frame's
+ * `frame-ancestors` (SECURITY.md 5): the same hosts `isDevDefault` accepts.
+ * Never a shared-hosting suffix.
+ */
+export const devDefaultSources: readonly string[] = [
+  'http://localhost:*',
+  'http://127.0.0.1:*',
+  'http://*.localhost:*',
+  'https://localhost:*',
+  'https://127.0.0.1:*',
+  'https://*.localhost:*',
+]
+
+/** The dev defaults, allowed only when a project's list is empty: localhost, 127.0.0.1, *.localhost, http or https. */
 export function isDevDefault(origin: string): boolean {
   const parsed = parse(origin)
   if (!parsed) return false

@@ -1,3 +1,4 @@
+export * as Api from './Api.js'
 export * as Channel from './Channel.js'
 export * as Constants from './Constants.js'
 export * as Contract from './Contract.js'

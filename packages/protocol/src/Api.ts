@@ -1,0 +1,93 @@
+/**
+ * The provider services' wire shapes, shared by the API that serves them and
+ * the widget and secure frame that read them: one schema each, so the two
+ * sides cannot drift apart.
+ */
+import { z } from './zod.js'
+
+/** A project id: letters, digits, `-` and `_`, at most 64 characters, starting with a letter or digit. */
+export const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
+export const ProjectId = z
+  .string()
+  .regex(
+    projectIdPattern,
+    'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit',
+  )
+export type ProjectId = z.infer<typeof ProjectId>
+
+/** A wallet id or image id of the registry: 64 lowercase hex digits. */
+export const WalletId = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits')
+
+/** Social logins (SPEC 5) plus Farcaster, which SPEC 9 lists among the default socials. */
+export const socialProviders = [
+  'google',
+  'github',
+  'apple',
+  'facebook',
+  'x',
+  'discord',
+  'farcaster',
+] as const
+export const SocialProvider = z.enum(socialProviders)
+export type SocialProvider = z.infer<typeof SocialProvider>
+
+/** A project's features, as `GET /appkit/v1/config` serves them. */
+export const Features = z.strictObject({
+  email: z.boolean(),
+  socials: z.array(SocialProvider).max(socialProviders.length),
+  onramp: z.boolean(),
+  swaps: z.boolean(),
+  history: z.boolean(),
+  analytics: z.boolean(),
+})
+export type Features = z.infer<typeof Features>
+
+export const ProjectConfig = z.strictObject({ features: Features })
+export type ProjectConfig = z.infer<typeof ProjectConfig>
+
+const text = z.string().max(2048)
+
+/** A wallet entry as `GET /getWallets` serves it; absent values are `null`. */
+export const WalletEntry = z.strictObject({
+  id: WalletId,
+  name: z.string().min(1).max(200),
+  image_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,128}$/)
+    .nullable(),
+  rdns: text.nullable(),
+  chains: z.array(z.string().max(64)).max(200),
+  homepage: text.nullable(),
+  mobile_link: text.nullable(),
+  desktop_link: text.nullable(),
+  webapp_link: text.nullable(),
+  badge_type: z.string().max(64).nullable(),
+})
+export type WalletEntry = z.infer<typeof WalletEntry>
+
+/** At most this many entries in one page (`entries` is capped there). */
+export const maxWalletEntries = 100
+
+export const WalletsPage = z.strictObject({
+  /** Matches before paging. */
+  count: z.number().int().min(0),
+  data: z.array(WalletEntry).max(maxWalletEntries),
+})
+export type WalletsPage = z.infer<typeof WalletsPage>
+
+/** Bounds of a project's allowed origins. */
+export const maxAllowedOrigins = 100
+export const maxOriginLength = 300
+
+export const OriginsResponse = z.strictObject({
+  allowedOrigins: z.array(z.string().max(maxOriginLength)).max(maxAllowedOrigins),
+})
+export type OriginsResponse = z.infer<typeof OriginsResponse>
+
+export const AnalyticsConfig = z.strictObject({ isAnalyticsEnabled: z.boolean() })
+
+/** Every error the API answers with (its JSON-RPC proxy aside). */
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({ code: z.string().max(64), message: z.string().max(2048) }),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
