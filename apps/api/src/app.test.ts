@@ -1,3 +1,4 @@
+import * as Api from '@porthole/protocol/Api'
 import fc from 'fast-check'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -5,7 +6,6 @@ import { createApp } from './app.js'
 import { testConfig } from './config.js'
 import type { Db } from './db/db.js'
 import { createTestDb, type TestDb } from './db/testing.js'
-import { ErrorBody } from './http.js'
 
 let testDb: TestDb
 let app: Hono
@@ -43,7 +43,7 @@ describe('GET /health', () => {
     })
     const response = await broken.request('/health')
     expect(response.status).toBe(503)
-    expect(ErrorBody.parse(await response.json()).error.code).toBe('database_unavailable')
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('database_unavailable')
     expect(errors).toHaveLength(1)
   })
 })

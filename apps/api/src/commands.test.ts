@@ -121,6 +121,18 @@ describe('npm run project -- list', () => {
     expect(result.out).toMatch(/features: email=false socials=- onramp=false/)
   })
 
+  test('marks stored origins that are refused when read (inv-05), and never calls them dev hosts', async () => {
+    await testDb.db.query(
+      `INSERT INTO projects (id, name, allowed_origins, features)
+       VALUES ('raw', 'Raw', '["https://*.vercel.app"]'::jsonb, '{}'::jsonb)`,
+    )
+    const result = await run('list')
+    expect(result.out).toContain(
+      'https://*.vercel.app  (refused, never served: set the origins again)',
+    )
+    expect(result.out).not.toMatch(/raw {2}Raw\n {2}origins: \(none: dev hosts only\)/)
+  })
+
   test('help prints the usage', async () => {
     const result = await run('help')
     expect(result.code).toBe(0)

@@ -135,9 +135,12 @@ function required(value: string | undefined, flag: string): string {
 }
 
 function describe(project: Project): string {
+  const refused = project.refusedOrigins.map(
+    (origin) => `\n    ${origin}  (refused, never served: set the origins again)`,
+  )
   const origins =
-    project.allowedOrigins.length > 0
-      ? project.allowedOrigins.map((origin) => `\n    ${origin}`).join('')
+    project.allowedOrigins.length > 0 || refused.length > 0
+      ? [...project.allowedOrigins.map((origin) => `\n    ${origin}`), ...refused].join('')
       : ' (none: dev hosts only)'
   const features = Object.entries(project.features)
     .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') || '-' : value}`)

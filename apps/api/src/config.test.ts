@@ -12,6 +12,7 @@ describe('configFromEnv', () => {
       corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
       rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
       devProjectId: 'porthole-dev',
+      seedDevProject: true,
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
   })
@@ -27,6 +28,7 @@ describe('configFromEnv', () => {
         RPC_UPSTREAMS:
           '{"eip155:1":"https://rpc.example.com/key","solana:devnet":"http://127.0.0.1:8899"}',
         DEV_PROJECT_ID: 'my-dev',
+        SEED_DEV_PROJECT: 'false',
       }),
     ).toEqual({
       port: 8080,
@@ -39,7 +41,17 @@ describe('configFromEnv', () => {
         'solana:devnet': 'http://127.0.0.1:8899',
       },
       devProjectId: 'my-dev',
+      seedDevProject: false,
     })
+  })
+
+  test.each([
+    [undefined, true],
+    ['', true],
+    ['true', true],
+    ['false', false],
+  ])('SEED_DEV_PROJECT=%j seeds the dev project: %s', (value, seedDevProject) => {
+    expect(configFromEnv({ SEED_DEV_PROJECT: value }).seedDevProject).toBe(seedDevProject)
   })
 
   test('treats empty variables as unset', () => {
@@ -63,6 +75,8 @@ describe('configFromEnv', () => {
     [{ RPC_UPSTREAMS: '{"mainnet":"http://a.example"}' }, /RPC_UPSTREAMS/],
     [{ RPC_UPSTREAMS: '{"eip155:1":"ftp://a.example"}' }, /RPC_UPSTREAMS \(at eip155:1\)/],
     [{ DEV_PROJECT_ID: 'has space' }, /DEV_PROJECT_ID/],
+    [{ SEED_DEV_PROJECT: 'no' }, /SEED_DEV_PROJECT: must be true or false/],
+    [{ SEED_DEV_PROJECT: 'FALSE' }, /SEED_DEV_PROJECT: must be true or false/],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError)
     expect(() => configFromEnv(env)).toThrow(message)

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
+import { ProjectId } from '@porthole/protocol/Api'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import { parseExactOrigin } from './origins.js'
-import { Caip2, ProjectId } from './schemas.js'
+import { Caip2 } from './schemas.js'
 
 /** The repository root (apps/api/src/ → ../../../). */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
@@ -19,6 +20,7 @@ export const defaults = {
   corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
   rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
   devProjectId: 'porthole-dev',
+  seedDevProject: true,
 } as const
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -38,6 +40,11 @@ export const ConfigSchema = z.strictObject({
   rpcUpstreams: z.record(Caip2, HttpUrl),
   /** Id of the development project seeded at start-up. */
   devProjectId: ProjectId,
+  /**
+   * Whether start-up creates (or resets) the development project; the wallet
+   * registry is seeded either way. Production sets it to `false`.
+   */
+  seedDevProject: z.boolean(),
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -112,6 +119,13 @@ const EnvSchema = z.object({
       .default({ ...defaults.rpcUpstreams }),
   ),
   DEV_PROJECT_ID: z.preprocess(unset, ProjectId.default(defaults.devProjectId)),
+  SEED_DEV_PROJECT: z.preprocess(
+    unset,
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .transform((value) => value === 'true')
+      .default(defaults.seedDevProject),
+  ),
 })
 
 /**
@@ -128,6 +142,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     CORS_ORIGINS: env.CORS_ORIGINS,
     RPC_UPSTREAMS: env.RPC_UPSTREAMS,
     DEV_PROJECT_ID: env.DEV_PROJECT_ID,
+    SEED_DEV_PROJECT: env.SEED_DEV_PROJECT,
   })
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -146,6 +161,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     corsOrigins: env_.CORS_ORIGINS,
     rpcUpstreams: env_.RPC_UPSTREAMS,
     devProjectId: env_.DEV_PROJECT_ID,
+    seedDevProject: env_.SEED_DEV_PROJECT,
   })
 }
 

@@ -1,18 +1,14 @@
-export type BaseErrorParameters = { details?: string | undefined; cause?: unknown }
+import { type BaseErrorParameters, BaseError as ProtocolBaseError } from '@porthole/protocol/Errors'
 
-/** The API's root error: a short message, optional details and cause. */
-export class BaseError extends Error {
+export type { BaseErrorParameters }
+
+/**
+ * The API's root error: the protocol's `BaseError` (a short message, optional
+ * details and cause) under the API's name, so `instanceof BaseError` still
+ * tells the API's own errors apart.
+ */
+export class BaseError extends ProtocolBaseError {
   override name = 'PortholeApiError'
-  readonly shortMessage: string
-  readonly details: string | undefined
-
-  constructor(shortMessage: string, parameters: BaseErrorParameters = {}) {
-    super(parameters.details ? `${shortMessage}\n\nDetails: ${parameters.details}` : shortMessage, {
-      cause: parameters.cause,
-    })
-    this.shortMessage = shortMessage
-    this.details = parameters.details
-  }
 }
 
 /** Bad configuration (environment variables); the message names the variable. */
@@ -25,9 +21,23 @@ export class InvalidOriginError extends BaseError {
   override name = 'InvalidOriginError'
 }
 
+/**
+ * A project's stored list holds only patterns that could not have been saved
+ * (written by raw SQL, say). Served as a bare 500: an empty list would mean
+ * the dev defaults, and the project asked for other hosts (SECURITY.md 5).
+ */
+export class StoredOriginsError extends BaseError {
+  override name = 'StoredOriginsError'
+}
+
 /** A project command that cannot be carried out (unknown id, duplicate id, bad input). */
 export class ProjectError extends BaseError {
   override name = 'ProjectError'
+}
+
+/** The wallet registry shipped with the API is malformed. */
+export class RegistryError extends BaseError {
+  override name = 'RegistryError'
 }
 
 /** The PGlite data directory is in use by another live process. */

@@ -1,18 +1,25 @@
+import { ErrorBody, ProjectId } from '@porthole/protocol/Api'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
 import { getProject } from './projects.js'
-import { ClientId, type Project, ProjectId, SdkLabel } from './schemas.js'
+import { ClientId, type Project, SdkLabel } from './schemas.js'
 
-/** The error body of every endpoint except the JSON-RPC proxy. */
-export const ErrorBody = z.strictObject({
-  error: z.strictObject({ code: z.string(), message: z.string() }),
-})
-export type ErrorBody = z.infer<typeof ErrorBody>
+const { code: codeSchema, message: messageSchema } = ErrorBody.shape.error.shape
 
+/**
+ * The error body of every endpoint except the JSON-RPC proxy (`Api.ErrorBody`).
+ * Code and message are cut to the schema's bounds, so a long message can
+ * never make the body one the widget refuses.
+ */
 export function errorBody(code: string, message: string): ErrorBody {
-  return { error: { code, message } }
+  return {
+    error: {
+      code: code.slice(0, codeSchema.maxLength ?? undefined),
+      message: message.slice(0, messageSchema.maxLength ?? undefined),
+    },
+  }
 }
 
 /** An optional query parameter; given empty (`?clientId=`), it counts as absent. */

@@ -2,10 +2,12 @@ import { describe, expect, test } from 'vitest'
 import { InvalidOriginError } from './errors.js'
 import {
   isValidPattern,
+  maxPatternLength,
   maxPatterns,
   parseExactOrigin,
   parsePattern,
   parsePatterns,
+  readStoredPatterns,
 } from './origins.js'
 
 describe('inv-05 allowed-origin patterns: exact origins', () => {
@@ -46,6 +48,13 @@ describe('inv-05 allowed-origin patterns: exact origins', () => {
     expect(() => parsePattern(input)).toThrow(InvalidOriginError)
     expect(() => parsePattern(input)).toThrow(message)
     expect(isValidPattern(input)).toBe(false)
+  })
+
+  test('refuses a pattern whose canonical (punycode) form is over the bound', () => {
+    const label = 'äöüéèêëîïôûçñåøæœ€¥αβγδεζηθικλμνξοπρστυφχψω'
+    const input = `https://${label}.${label}.${'b'.repeat(150)}.example`
+    expect(input.length).toBeLessThanOrEqual(maxPatternLength)
+    expect(() => parsePattern(input)).toThrow(/at most 300 characters long, written as punycode/)
   })
 
   test('a wildcard is not an exact origin', () => {
@@ -115,5 +124,58 @@ describe('inv-05 allowed-origin lists', () => {
   test(`refuses more than ${maxPatterns} patterns`, () => {
     const many = Array.from({ length: maxPatterns + 1 }, (_, i) => `https://a${i}.example.com`)
     expect(() => parsePatterns(many)).toThrow(/at most 100/)
+  })
+})
+
+describe('inv-05 readStoredPatterns (a stored list, checked again when read)', () => {
+  test('drops public-suffix wildcards and anything else that could not be saved', () => {
+    expect(
+      readStoredPatterns([
+        'https://*.vercel.app',
+        'https://ok.example.com',
+        'https://*.pages.dev',
+        'https://a.example.com/path',
+        "'self'",
+        42,
+        null,
+        'https://*.team.example.org',
+      ]),
+    ).toEqual({
+      allowed: ['https://ok.example.com', 'https://*.team.example.org'],
+      refused: [
+        'https://*.vercel.app',
+        'https://*.pages.dev',
+        'https://a.example.com/path',
+        "'self'",
+        '42',
+        'null',
+      ],
+    })
+  })
+
+  test('serves valid entries canonical and once, as a save would have stored them', () => {
+    expect(
+      readStoredPatterns(['https://Shop.Example.com/', 'https://shop.example.com:443']),
+    ).toEqual({ allowed: ['https://shop.example.com'], refused: [] })
+  })
+
+  test(`keeps at most ${maxPatterns} (the bound of Api.OriginsResponse)`, () => {
+    const many = Array.from({ length: maxPatterns + 5 }, (_, i) => `https://a${i}.example.com`)
+    const { allowed, refused } = readStoredPatterns(many)
+    expect(allowed).toEqual(many.slice(0, maxPatterns))
+    expect(refused).toEqual(many.slice(maxPatterns))
+  })
+
+  test('agrees with isValidPattern on every entry', () => {
+    const entries = [
+      'https://*.vercel.app',
+      'https://*.ngrok-free.app',
+      'https://*.co.uk',
+      'https://*.example.co.uk',
+      'http://*.example.com',
+      'http://localhost:5170',
+    ]
+    const { allowed } = readStoredPatterns(entries)
+    expect(allowed).toEqual(entries.filter(isValidPattern))
   })
 })

@@ -11,16 +11,19 @@
  *   every site under a shared suffix.
  *
  * Matching is done by `@porthole/protocol` (`Origin.matches`), which reads
- * these same two forms.
+ * these same two forms. Stored lists are checked again when read
+ * (`readStoredPatterns`): a row written any other way (raw SQL, a migration)
+ * never serves a pattern that could not have been saved.
  */
+import { maxAllowedOrigins, maxOriginLength } from '@porthole/protocol/Api'
 import { parse as parseDomain } from 'tldts'
 import { InvalidOriginError } from './errors.js'
 
-/** Longest pattern accepted; real origins are far shorter. */
-export const maxPatternLength = 300
+/** Longest pattern accepted (`Api.OriginsResponse` bounds each entry); real origins are far shorter. */
+export const maxPatternLength = maxOriginLength
 
-/** Most patterns one project may list. */
-export const maxPatterns = 100
+/** Most patterns one project may list (`Api.OriginsResponse` bounds the list). */
+export const maxPatterns = maxAllowedOrigins
 
 const example = 'e.g. https://app.example.com or https://*.example.com'
 
@@ -32,7 +35,7 @@ export function parseExactOrigin(input: string): string {
       `'${input}' is not an origin: a wildcard may only open the host, as in https://*.example.com`,
     )
   }
-  return url.origin
+  return bounded(url.origin, input)
 }
 
 /** Parses an allowed-origin pattern (exact origin or `https://*.domain`) and returns its canonical form; throws `InvalidOriginError`. */
@@ -63,7 +66,7 @@ export function parsePattern(input: string): string {
       `'${input}' is refused: ${host} is a public suffix (shared by many unrelated sites, per the Public Suffix List), so the wildcard would allow all of them. List each origin exactly, or use a wildcard under a domain you own (https://*.example.com)`,
     )
   }
-  return `https://*.${url.host}`
+  return bounded(`https://*.${url.host}`, input)
 }
 
 /** Whether `input` is an allowed-origin pattern that may be stored. */
@@ -76,6 +79,36 @@ export function isValidPattern(input: string): boolean {
   }
 }
 
+/**
+ * A stored list as it may be served (SECURITY.md 5, at read time). Lists are
+ * validated when saved, but a row written any other way (raw SQL, a migration)
+ * is not, so each entry is parsed again: `allowed` keeps those `parsePattern`
+ * accepts, canonical, without duplicates, at most `maxPatterns`; `refused`
+ * lists the others (a public-suffix wildcard, a path, a non-string), which are
+ * never served. Dropping only ever allows fewer hosts.
+ */
+export function readStoredPatterns(stored: readonly unknown[]): {
+  allowed: string[]
+  refused: string[]
+} {
+  const allowed = new Set<string>()
+  const refused: string[] = []
+  for (const entry of stored) {
+    if (typeof entry !== 'string') {
+      refused.push(String(JSON.stringify(entry)).slice(0, maxPatternLength))
+      continue
+    }
+    try {
+      const pattern = parsePattern(entry)
+      if (allowed.size < maxPatterns) allowed.add(pattern)
+      else if (!allowed.has(pattern)) refused.push(entry)
+    } catch {
+      refused.push(entry)
+    }
+  }
+  return { allowed: [...allowed], refused }
+}
+
 /** Parses a project's list of patterns: each one canonical, duplicates dropped, order kept. */
 export function parsePatterns(inputs: readonly string[]): string[] {
   if (inputs.length > maxPatterns) {
@@ -84,6 +117,16 @@ export function parsePatterns(inputs: readonly string[]): string[] {
     )
   }
   return [...new Set(inputs.map(parsePattern))]
+}
+
+/** The canonical form is bounded too: an internationalized host grows when encoded. */
+function bounded(pattern: string, input: string): string {
+  if (pattern.length > maxPatternLength) {
+    throw new InvalidOriginError(
+      `'${input}' is refused: an origin may be at most ${maxPatternLength} characters long, written as punycode`,
+    )
+  }
+  return pattern
 }
 
 function parseUrl(input: string, shown: string = input): URL {

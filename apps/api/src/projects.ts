@@ -1,13 +1,15 @@
+import { Features, ProjectId } from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Queryable } from './db/db.js'
 import { ProjectError } from './errors.js'
-import { parsePatterns } from './origins.js'
-import { defaultFeatures, Features, Project, ProjectId } from './schemas.js'
+import { parsePatterns, readStoredPatterns } from './origins.js'
+import { defaultFeatures, Project } from './schemas.js'
 
 const ProjectRow = z.object({
   id: z.string(),
   name: z.string(),
-  allowed_origins: z.array(z.string()),
+  // Entries are checked one by one (`readStoredPatterns`), not trusted as stored.
+  allowed_origins: z.array(z.unknown()),
   features: z.unknown(),
   created_at: z.coerce.date(),
 })
@@ -16,10 +18,13 @@ const columns = 'id, name, allowed_origins, features, created_at'
 
 function fromRow(row: unknown): Project {
   const parsed = ProjectRow.parse(row)
+  // SECURITY.md 5 at read time: a pattern that could not be saved is never used.
+  const origins = readStoredPatterns(parsed.allowed_origins)
   return Project.parse({
     id: parsed.id,
     name: parsed.name,
-    allowedOrigins: parsed.allowed_origins,
+    allowedOrigins: origins.allowed,
+    refusedOrigins: origins.refused,
     // Stored features are re-checked on read; a partial object gains the defaults.
     features: { ...defaultFeatures, ...(parsed.features as object) },
     createdAt: parsed.created_at,

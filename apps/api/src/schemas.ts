@@ -1,23 +1,17 @@
+/**
+ * The API's own schemas. Every wire shape the widget or the secure frame also
+ * reads (project id, wallet id, features, wallet entries, allowed origins,
+ * error bodies) comes from `@porthole/protocol/Api`, so the two sides cannot
+ * drift apart; only what the API alone parses or stores is defined here.
+ */
+import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
-
-/** A project id: letters, digits, `-` and `_`, at most 64 characters. */
-export const ProjectId = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/,
-    'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit',
-  )
-export type ProjectId = z.infer<typeof ProjectId>
 
 /** A CAIP-2 chain id (`namespace:reference`), e.g. `eip155:1`. */
 export const Caip2 = z
   .string()
   .regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be a CAIP-2 chain id such as eip155:1')
 export type Caip2 = z.infer<typeof Caip2>
-
-/** A wallet id or image id of the registry: 64 lowercase hex digits. */
-export const WalletId = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits')
-export type WalletId = z.infer<typeof WalletId>
 
 /** Printable ASCII without spaces, bounded: client ids and SDK labels. */
 const token = (max: number) =>
@@ -32,30 +26,8 @@ export const ClientId = token(128)
 /** SDK type (`st`) and SDK version (`sv`) labels. */
 export const SdkLabel = token(64)
 
-/** Social logins (SPEC 5) plus Farcaster, which SPEC 9 lists among the default socials. */
-export const SocialProvider = z.enum([
-  'google',
-  'github',
-  'apple',
-  'facebook',
-  'x',
-  'discord',
-  'farcaster',
-])
-
-/** A project's features, as `GET /appkit/v1/config` serves them. */
-export const Features = z.strictObject({
-  email: z.boolean(),
-  socials: z.array(SocialProvider).max(7),
-  onramp: z.boolean(),
-  swaps: z.boolean(),
-  history: z.boolean(),
-  analytics: z.boolean(),
-})
-export type Features = z.infer<typeof Features>
-
 /** Features of a new project: embedded login and paid services off, analytics on. */
-export const defaultFeatures: Features = {
+export const defaultFeatures: Api.Features = {
   email: false,
   socials: [],
   onramp: false,
@@ -64,12 +36,18 @@ export const defaultFeatures: Features = {
   analytics: true,
 }
 
-/** A project as stored. */
+/** A project as read from the database. */
 export const Project = z.object({
-  id: ProjectId,
+  id: Api.ProjectId,
   name: z.string(),
+  /** The stored patterns that may be used: each one valid and canonical (`readStoredPatterns`). */
   allowedOrigins: z.array(z.string()),
-  features: Features,
+  /**
+   * Stored entries that could not have been saved (written by raw SQL, say),
+   * never served. A project whose list holds only these allows no host at all.
+   */
+  refusedOrigins: z.array(z.string()),
+  features: Api.Features,
   createdAt: z.date(),
 })
 export type Project = z.infer<typeof Project>

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
           ? 'PGlite in memory'
           : `PGlite in ${config.pgliteDir}`
     if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`)
-    console.log(`Database: ${storage}; dev project: ${config.devProjectId}`)
+    const devProject = config.seedDevProject ? config.devProjectId : 'not seeded'
+    console.log(`Database: ${storage}; dev project: ${devProject}`)
     console.log(`API listening on http://${config.host}:${info.port}`)
   })
 

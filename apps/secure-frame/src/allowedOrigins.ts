@@ -3,13 +3,10 @@
  * cached per project for a short time. Fails closed: an unknown project and an
  * unreachable or misbehaving API both throw, and neither is cached.
  */
+import { OriginsResponse, projectIdPattern } from '@porthole/protocol/Api'
 import { OriginsUnavailableError, UnknownProjectError } from './errors.js'
 
-/** The API's project id format; anything else is refused before a request is made. */
-export const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
-
-/** Bounds on the API's answer: at most this many entries, and this many characters of JSON. */
-const maxOrigins = 1_000
+/** Most characters of JSON read from the API; `Api.OriginsResponse` needs far fewer. */
 const maxBodyLength = 512 * 1024
 
 export type AllowedOriginsCacheOptions = {
@@ -28,15 +25,14 @@ export type AllowedOriginsCache = {
   get(projectId: string): Promise<string[]>
 }
 
-/** Parses the API's `{ allowedOrigins: string[] }` strictly; `undefined` for anything else. */
+/**
+ * Parses the API's answer with the shared strict schema (`Api.OriginsResponse`:
+ * no other key, at most 100 entries of at most 300 characters); `undefined`
+ * for anything else.
+ */
 export function parseOriginsBody(body: unknown): string[] | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return
-  const keys = Object.keys(body)
-  if (keys.length !== 1 || keys[0] !== 'allowedOrigins') return
-  const { allowedOrigins } = body as { allowedOrigins: unknown }
-  if (!Array.isArray(allowedOrigins) || allowedOrigins.length > maxOrigins) return
-  if (!allowedOrigins.every((entry) => typeof entry === 'string')) return
-  return allowedOrigins as string[]
+  const parsed = OriginsResponse.safeParse(body)
+  return parsed.success ? parsed.data.allowedOrigins : undefined
 }
 
 export function createAllowedOriginsCache(

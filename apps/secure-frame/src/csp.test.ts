@@ -1,5 +1,6 @@
+import { devDefaultSources, isDevDefault } from '@porthole/protocol/Origin'
 import { describe, expect, test } from 'vitest'
-import { createCsp, deniedCsp, devDefaults, maxEntries, toHostSources, toSource } from './csp.js'
+import { createCsp, deniedCsp, maxEntries, toHostSources, toSource } from './csp.js'
 
 const widgetOrigin = 'http://widget.localhost:5171'
 const apiOrigin = 'http://api.localhost:5173'
@@ -67,14 +68,37 @@ describe('inv-04 createCsp', () => {
 })
 
 describe('inv-05 toHostSources', () => {
-  test('an empty list gives the dev defaults only', () => {
+  test('an empty list gives the dev defaults only, http and https', () => {
     expect(toHostSources([])).toEqual([
       'http://localhost:*',
       'http://127.0.0.1:*',
       'http://*.localhost:*',
+      'https://localhost:*',
+      'https://127.0.0.1:*',
+      'https://*.localhost:*',
     ])
-    expect(devDefaults).toEqual(toHostSources([]))
   })
+
+  test("the dev defaults are the protocol's, each one kept by the re-validation", () => {
+    expect(toHostSources([])).toEqual(devDefaultSources)
+  })
+
+  test.each([
+    'http://localhost:5170',
+    'https://localhost:8443',
+    'http://127.0.0.1:3000',
+    'https://127.0.0.1:5170',
+    'http://app.localhost:5170',
+    'https://app.localhost:8443',
+  ])(
+    '%s, a dev default of the widget (Origin.isDevDefault), is framed by a dev default source',
+    (origin) => {
+      expect(isDevDefault(origin)).toBe(true)
+      const { protocol, hostname } = new URL(origin)
+      const host = hostname.endsWith('.localhost') ? '*.localhost' : hostname
+      expect(toHostSources([])).toContain(`${protocol}//${host}:*`)
+    },
+  )
 
   test('the dev defaults never include a shared-hosting suffix', () => {
     const defaults = toHostSources([]).join(' ')

@@ -6,17 +6,8 @@
  * are re-validated before they reach the header, so no value can inject a
  * directive or widen the policy.
  */
+import { devDefaultSources } from '@porthole/protocol/Origin'
 import { ConfigError } from './errors.js'
-
-/**
- * Hosts allowed when a project's list is empty (SECURITY.md 5): localhost,
- * 127.0.0.1 and *.localhost on any port. Never a shared-hosting suffix.
- */
-export const devDefaults: readonly string[] = [
-  'http://localhost:*',
-  'http://127.0.0.1:*',
-  'http://*.localhost:*',
-]
 
 /** The policy of every response that must never render in a frame: error pages and non-HTML files. */
 export const deniedCsp =
@@ -64,12 +55,15 @@ export function toSource(entry: unknown, options: ToSourceOptions = {}): string 
 /**
  * The host sources for `frame-ancestors`: the project's allowed origins, each
  * re-validated (invalid ones dropped, duplicates removed, at most `maxEntries`),
- * or the dev defaults when the project's list is empty. A non-empty list whose
- * entries are all invalid gives no hosts: it never falls back to the defaults.
+ * or the dev defaults when the project's list is empty: by default
+ * `Origin.devDefaultSources`, the hosts the widget's `Origin.isDevDefault`
+ * accepts (localhost, 127.0.0.1, *.localhost; http or https; any port), each
+ * re-validated too. A non-empty list whose entries are all invalid gives no
+ * hosts: it never falls back to the defaults.
  */
 export function toHostSources(
   allowedOrigins: readonly unknown[],
-  defaults: readonly string[] = devDefaults,
+  defaults: readonly string[] = devDefaultSources,
 ): string[] {
   const entries =
     allowedOrigins.length === 0

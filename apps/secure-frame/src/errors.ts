@@ -1,20 +1,14 @@
 /** The secure frame server's errors (the browser side only speaks `{ code, message }`). */
+import { type BaseErrorParameters, BaseError as ProtocolBaseError } from '@porthole/protocol/Errors'
 
-export type BaseErrorOptions = { cause?: unknown; details?: string | undefined }
+export type BaseErrorOptions = BaseErrorParameters
 
-export class BaseError extends Error {
+/**
+ * The secure frame's root error: the protocol's `BaseError` (a short message,
+ * optional details and cause) under the frame's name.
+ */
+export class BaseError extends ProtocolBaseError {
   override name = 'SecureFrameError'
-  readonly shortMessage: string
-  readonly details: string | undefined
-
-  constructor(shortMessage: string, options: BaseErrorOptions = {}) {
-    super(
-      options.details ? `${shortMessage}\n\nDetails: ${options.details}` : shortMessage,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    )
-    this.shortMessage = shortMessage
-    this.details = options.details
-  }
 }
 
 /** A server option that cannot be used, e.g. a widget origin that is not `scheme://host[:port]`. */

@@ -31,6 +31,17 @@ const projects: Record<string, { status: number; body: string }> = {
   },
   'all-invalid': { status: 200, body: JSON.stringify({ allowedOrigins: ['*'] }) },
   'extra-key': { status: 200, body: JSON.stringify({ allowedOrigins: [], admin: true }) },
+  'too-many': {
+    status: 200,
+    body: JSON.stringify({
+      allowedOrigins: Array.from({ length: 101 }, (_, i) => `https://h${i}.example.com`),
+    }),
+  },
+  'too-long': {
+    status: 200,
+    body: JSON.stringify({ allowedOrigins: [`https://${'a'.repeat(300)}.example.com`] }),
+  },
+  'not-a-string': { status: 200, body: JSON.stringify({ allowedOrigins: [42] }) },
   'not-json': { status: 200, body: '<html>' },
   broken: { status: 500, body: '{"error":{"code":"internal","message":"boom"}}' },
   limited: { status: 429, body: '{"error":{"code":"rate_limited","message":"slow"}}' },
@@ -246,7 +257,7 @@ describe('inv-05 createSecureFrameServer', () => {
     const response = await fetch(`${base}/?projectId=empty`)
     expect(response.status).toBe(200)
     expect(frameAncestors(response.headers.get('content-security-policy') ?? '')).toBe(
-      'frame-ancestors http://widget.localhost:5171 http://localhost:* http://127.0.0.1:* http://*.localhost:*',
+      'frame-ancestors http://widget.localhost:5171 http://localhost:* http://127.0.0.1:* http://*.localhost:* https://localhost:* https://127.0.0.1:* https://*.localhost:*',
     )
   })
 
@@ -284,6 +295,9 @@ describe('inv-05 createSecureFrameServer', () => {
     ['the API rate-limits', 'limited'],
     ['the API answers something that is not JSON', 'not-json'],
     ['the API answers an unexpected key', 'extra-key'],
+    ['the API answers more origins than Api.OriginsResponse allows', 'too-many'],
+    ['the API answers an origin longer than Api.OriginsResponse allows', 'too-long'],
+    ['the API answers an origin that is not a string', 'not-a-string'],
   ])("fails closed when %s: 503 with frame-ancestors 'none'", async (_, projectId) => {
     const onError = vi.fn()
     const base = await startFrameServer({ onError })

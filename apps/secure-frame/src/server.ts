@@ -17,14 +17,9 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { devDefaultSources } from '@porthole/protocol/Origin'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
-import {
-  createCsp,
-  devDefaults as defaultDevDefaults,
-  deniedCsp,
-  toHostSources,
-  toSource,
-} from './csp.js'
+import { createCsp, deniedCsp, toHostSources, toSource } from './csp.js'
 import { ConfigError, UnknownProjectError } from './errors.js'
 
 export type SecureFrameServerOptions = {
@@ -36,7 +31,7 @@ export type SecureFrameServerOptions = {
   widgetOrigin: string
   /** The secure frame's Vite build (`apps/secure-frame/dist`). */
   distDir: string
-  /** Hosts allowed when a project's list is empty; defaults to localhost, 127.0.0.1, *.localhost. */
+  /** Hosts allowed when a project's list is empty; defaults to `Origin.devDefaultSources` (localhost, 127.0.0.1, *.localhost; http or https). */
   devDefaults?: readonly string[] | undefined
   /** How long a project's allowed origins are reused; 30 s by default. */
   cacheTtlMs?: number | undefined
@@ -128,7 +123,7 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
     'The public API URL',
   )
   exactOrigin(options.apiUrl, 'The API URL')
-  const defaults = options.devDefaults ?? defaultDevDefaults
+  const defaults = options.devDefaults ?? devDefaultSources
   const root = path.resolve(options.distDir)
   const origins = createAllowedOriginsCache({ apiUrl: options.apiUrl, ttlMs: options.cacheTtlMs })
   const onError = options.onError ?? (() => {})

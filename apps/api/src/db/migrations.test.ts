@@ -1,5 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RegistryError } from '../errors.js'
 import { getProject } from '../projects.js'
 import { migrate, migrations } from './migrations.js'
 import { readWalletRegistry, seed, walletRegistryDir } from './seed.js'
@@ -101,6 +104,28 @@ describe('seed', () => {
     })
   })
 
+  test('with seedDevProject false, leaves the dev project alone and still seeds the registry', async () => {
+    const { db, config } = testDb
+    const off = { ...config, seedDevProject: false }
+    await db.query(`UPDATE projects SET name = 'changed' WHERE id = $1`, [config.devProjectId])
+    await db.query('DELETE FROM wallets WHERE position = 0')
+    await seed(db, off)
+    // Not reset...
+    expect(await getProject(db, config.devProjectId)).toMatchObject({ name: 'changed' })
+    // ...and not created either.
+    await db.query('DELETE FROM projects WHERE id = $1', [config.devProjectId])
+    await seed(db, off)
+    expect(await getProject(db, config.devProjectId)).toBeUndefined()
+    const [counts] = await db.query<{ wallets: number; images: number }>(
+      `SELECT (SELECT count(*)::int FROM wallets) AS wallets,
+              (SELECT count(*)::int FROM wallet_images) AS images`,
+    )
+    expect(counts).toEqual({ wallets: 113, images: 113 })
+    // The default (true) brings it back.
+    await seed(db, config)
+    expect(await getProject(db, config.devProjectId)).toMatchObject({ name: 'Porthole dev' })
+  })
+
   test('maps the registry as its README says, in the JSON order, inventing nothing', async () => {
     const raw = JSON.parse(await readFile(`${walletRegistryDir}/wallets.json`, 'utf8')) as Record<
       string,
@@ -129,7 +154,33 @@ describe('seed', () => {
     }
     const registry = await readWalletRegistry()
     expect(registry).toHaveLength(113)
-    expect(registry[0]).toMatchObject({ name: 'Rainbow', position: 0, mobileLink: 'rainbow:' })
+    expect(registry[0]).toMatchObject({ name: 'Rainbow', position: 0, mobile_link: 'rainbow:' })
+  })
+
+  test.each([
+    ['too many chains', { chains: Array.from({ length: 201 }, (_, i) => `eip155:${i + 1}`) }],
+    ['an over-long name', { name: 'W'.repeat(201) }],
+    ['an empty name', { name: '' }],
+  ])('refuses a registry wallet the widget would refuse (%s), naming it', async (_, bad) => {
+    const id = 'e'.repeat(64)
+    const wallet = {
+      id,
+      name: 'Odd wallet',
+      homepage: 'https://odd.example',
+      chains: ['eip155:1'],
+      app: { browser: '' },
+      mobile: { native: '', universal: '' },
+      desktop: { native: '', universal: '' },
+      ...bad,
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'porthole-registry-'))
+    try {
+      await writeFile(join(dir, 'wallets.json'), JSON.stringify({ [id]: wallet }))
+      await expect(readWalletRegistry(dir)).rejects.toThrow(RegistryError)
+      await expect(readWalletRegistry(dir)).rejects.toThrow(`wallet ${id} does not fit`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   test('stores each logo byte for byte', async () => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Config } from '../config.js'
-import { type Features, WalletId } from '../schemas.js'
+import { RegistryError } from '../errors.js'
 import type { Db } from './db.js'
 
 /** The public WalletConnect v1 registry shipped in `apps/api/data/wallet-registry/`. */
@@ -17,7 +18,7 @@ export const devProjectName = 'Porthole dev'
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
 
 /** Embedded login features are turned on once they work. */
-export const devProjectFeatures: Features = {
+export const devProjectFeatures: Api.Features = {
   email: false,
   socials: [],
   onramp: false,
@@ -26,79 +27,107 @@ export const devProjectFeatures: Features = {
   analytics: true,
 }
 
-const Link = z.string().max(2048)
-
-/** One entry of `wallets.json` (v1 format; fields the API does not use are ignored). */
+/**
+ * One entry of `wallets.json` (v1 format; fields the API does not use are
+ * ignored). Bounds are checked on the entry it becomes (`Api.WalletEntry`).
+ */
 const RegistryWallet = z.object({
-  id: WalletId,
-  name: z.string().min(1).max(200),
-  homepage: Link,
-  chains: z.array(z.string().max(64)),
-  app: z.object({ browser: Link }),
-  mobile: z.object({ native: Link, universal: Link }),
-  desktop: z.object({ native: Link, universal: Link }),
+  id: Api.WalletId,
+  name: z.string(),
+  homepage: z.string(),
+  chains: z.array(z.string()),
+  app: z.object({ browser: z.string() }),
+  mobile: z.object({ native: z.string(), universal: z.string() }),
+  desktop: z.object({ native: z.string(), universal: z.string() }),
 })
 
-const Registry = z.record(WalletId, RegistryWallet)
+const Registry = z.record(Api.WalletId, RegistryWallet)
 
-/** Reads the registry: wallets in the JSON's order (the recommended order). */
-export async function readWalletRegistry(dir: string = walletRegistryDir) {
+export type RegistryEntry = Api.WalletEntry & {
+  /** The logo, `logo/<image_id>.jpeg`: every registry wallet has one. */
+  image_id: string
+  /** Rank in the registry: the recommended order. */
+  position: number
+}
+
+/**
+ * Reads the registry: wallets in the JSON's order (the recommended order), each
+ * as `GET /getWallets` will serve it. Every entry must satisfy the widget's
+ * schema (`Api.WalletEntry`): a registry update that breaks it (an empty or
+ * over-long name, too many chains) fails here, at seed time, naming the wallet.
+ */
+export async function readWalletRegistry(
+  dir: string = walletRegistryDir,
+): Promise<RegistryEntry[]> {
   const registry = Registry.parse(JSON.parse(await readFile(`${dir}/wallets.json`, 'utf8')))
   const orNull = (...values: string[]) => values.find((value) => value !== '') ?? null
   return Object.entries(registry).map(([key, wallet], position) => {
-    if (key !== wallet.id) throw new Error(`wallets.json: key ${key} does not match its id`)
-    return {
+    if (key !== wallet.id) throw new RegistryError(`wallets.json: key ${key} does not match its id`)
+    const entry = Api.WalletEntry.safeParse({
       id: wallet.id,
-      position,
       name: wallet.name,
-      imageId: wallet.id,
+      image_id: wallet.id,
+      rdns: null,
       chains: wallet.chains,
-      mobileLink: orNull(wallet.mobile.native, wallet.mobile.universal),
-      desktopLink: orNull(wallet.desktop.native, wallet.desktop.universal),
-      webappLink: orNull(wallet.app.browser),
       homepage: orNull(wallet.homepage),
+      mobile_link: orNull(wallet.mobile.native, wallet.mobile.universal),
+      desktop_link: orNull(wallet.desktop.native, wallet.desktop.universal),
+      webapp_link: orNull(wallet.app.browser),
+      badge_type: null,
+    } satisfies Api.WalletEntry)
+    if (!entry.success) {
+      throw new RegistryError(`wallets.json: wallet ${wallet.id} does not fit Api.WalletEntry`, {
+        details: entry.error.issues
+          .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+          .join('; '),
+      })
     }
+    return { ...entry.data, image_id: wallet.id, position }
   })
 }
 
 /**
- * Seeds the development project and the wallet registry. Idempotent: rows are
- * upserted, so running it at every start-up is safe. The dev project is reset
- * to these values each time; create your own project for other settings.
+ * Seeds the wallet registry and, unless `seedDevProject` is false, the
+ * development project. Idempotent: rows are upserted, so running it at every
+ * start-up is safe. The dev project is reset to these values each time; create
+ * your own project for other settings. Production turns `seedDevProject` off:
+ * the dev project allows the demo's localhost origins.
  */
 export async function seed(
   db: Db,
-  config: Pick<Config, 'devProjectId'>,
+  config: Pick<Config, 'devProjectId' | 'seedDevProject'>,
   options: { registryDir?: string } = {},
 ): Promise<void> {
   const registryDir = options.registryDir ?? walletRegistryDir
   const wallets = await readWalletRegistry(registryDir)
   const images = await Promise.all(
     wallets.map(async (wallet) => {
-      const bytes = await readFile(`${registryDir}/logo/${wallet.imageId}.jpeg`)
+      const bytes = await readFile(`${registryDir}/logo/${wallet.image_id}.jpeg`)
       return {
-        id: wallet.imageId,
+        id: wallet.image_id,
         bytes,
         sha256: createHash('sha256').update(bytes).digest('hex'),
       }
     }),
   )
   await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO projects (id, name, allowed_origins, features)
-       VALUES ($1, $2, $3::jsonb, $4::jsonb)
-       ON CONFLICT (id) DO UPDATE SET
-         name = excluded.name,
-         allowed_origins = excluded.allowed_origins,
-         features = excluded.features,
-         updated_at = now()`,
-      [
-        config.devProjectId,
-        devProjectName,
-        JSON.stringify(devProjectOrigins),
-        JSON.stringify(devProjectFeatures),
-      ],
-    )
+    if (config.seedDevProject) {
+      await tx.query(
+        `INSERT INTO projects (id, name, allowed_origins, features)
+         VALUES ($1, $2, $3::jsonb, $4::jsonb)
+         ON CONFLICT (id) DO UPDATE SET
+           name = excluded.name,
+           allowed_origins = excluded.allowed_origins,
+           features = excluded.features,
+           updated_at = now()`,
+        [
+          config.devProjectId,
+          devProjectName,
+          JSON.stringify(devProjectOrigins),
+          JSON.stringify(devProjectFeatures),
+        ],
+      )
+    }
     // Images: only those missing or changed are written.
     const stored = await tx.query<{ id: string; sha256: string }>(
       'SELECT id, sha256 FROM wallet_images',
@@ -118,22 +147,24 @@ export async function seed(
       await tx.query(
         `INSERT INTO wallets
            (id, position, name, image_id, rdns, chains, mobile_link, desktop_link, webapp_link, homepage, badge_type)
-         VALUES ($1, $2, $3, $4, NULL, $5::text[], $6, $7, $8, $9, NULL)
+         VALUES ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11)
          ON CONFLICT (id) DO UPDATE SET
            position = excluded.position, name = excluded.name, image_id = excluded.image_id,
-           chains = excluded.chains, mobile_link = excluded.mobile_link,
+           rdns = excluded.rdns, chains = excluded.chains, mobile_link = excluded.mobile_link,
            desktop_link = excluded.desktop_link, webapp_link = excluded.webapp_link,
-           homepage = excluded.homepage`,
+           homepage = excluded.homepage, badge_type = excluded.badge_type`,
         [
           wallet.id,
           wallet.position,
           wallet.name,
-          wallet.imageId,
+          wallet.image_id,
+          wallet.rdns,
           wallet.chains,
-          wallet.mobileLink,
-          wallet.desktopLink,
-          wallet.webappLink,
+          wallet.mobile_link,
+          wallet.desktop_link,
+          wallet.webapp_link,
           wallet.homepage,
+          wallet.badge_type,
         ],
       )
     }

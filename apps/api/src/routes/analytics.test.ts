@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
-import { ErrorBody } from '../http.js'
 import { createProject } from '../projects.js'
-import { AnalyticsConfigResponse, maxEventBytes } from './analytics.js'
+import { maxEventBytes } from './analytics.js'
 
 let testDb: TestDb
 let app: Hono
@@ -70,7 +70,7 @@ describe('GET /getAnalyticsConfig', () => {
   test('follows features.analytics', async () => {
     const on = await app.request('/getAnalyticsConfig?projectId=porthole-dev&clientId=c1')
     expect(on.status).toBe(200)
-    expect(AnalyticsConfigResponse.parse(await on.json())).toEqual({ isAnalyticsEnabled: true })
+    expect(Api.AnalyticsConfig.parse(await on.json())).toEqual({ isAnalyticsEnabled: true })
     const off = await app.request('/getAnalyticsConfig?projectId=quiet')
     expect(await off.json()).toEqual({ isAnalyticsEnabled: false })
   })
@@ -112,7 +112,7 @@ describe('POST /e', () => {
     const body = event()
     const response = await post(body, 'projectId=quiet&clientId=c1')
     expect(response.status).toBe(403)
-    expect(ErrorBody.parse(await response.json()).error.code).toBe('analytics_disabled')
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('analytics_disabled')
     expect(await storedEvents(body.eventId)).toHaveLength(0)
   })
 
@@ -145,7 +145,7 @@ describe('inv-18 POST /e parses strictly', () => {
   ])('refuses %s', async (_, body, message) => {
     const response = await post(body)
     expect(response.status).toBe(400)
-    const error = ErrorBody.parse(await response.json()).error
+    const error = Api.ErrorBody.parse(await response.json()).error
     expect(error.code).toBe('invalid_body')
     expect(error.message).toMatch(message)
   })
@@ -153,7 +153,7 @@ describe('inv-18 POST /e parses strictly', () => {
   test('refuses a body that is not JSON', async () => {
     const response = await post('{"eventId":')
     expect(response.status).toBe(400)
-    expect(ErrorBody.parse(await response.json()).error.code).toBe('invalid_json')
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('invalid_json')
   })
 
   test('a __proto__ key is refused and pollutes nothing', async () => {
@@ -168,7 +168,7 @@ describe('inv-18 POST /e parses strictly', () => {
     for (const body of [top, inProps, inProperties]) {
       const response = await post(body)
       expect(response.status).toBe(400)
-      expect(ErrorBody.parse(await response.json()).error.message).toMatch(
+      expect(Api.ErrorBody.parse(await response.json()).error.message).toMatch(
         /Unrecognized key|properties/,
       )
     }
@@ -181,7 +181,7 @@ describe('inv-18 POST /e parses strictly', () => {
       event({ type: 'track', event: 'X', pad: 'x'.repeat(maxEventBytes) }),
     )
     expect(response.status).toBe(413)
-    expect(ErrorBody.parse(await response.json()).error.code).toBe('payload_too_large')
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('payload_too_large')
   })
 })
 
@@ -195,7 +195,7 @@ describe('inv-13 error reports are limited to 5 per 60 s per client, in the data
     const retryAfter = Number(response.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThanOrEqual(1)
     expect(retryAfter).toBeLessThanOrEqual(60)
-    const body = ErrorBody.parse(await response.json())
+    const body = Api.ErrorBody.parse(await response.json())
     expect(body.error.code).toBe('rate_limited')
     expect(body.error.message).toMatch(/at most 5 every 60 seconds per client/)
     expect(await storedEvents(refused.eventId)).toHaveLength(0)

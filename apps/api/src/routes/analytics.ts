@@ -1,3 +1,4 @@
+import type { AnalyticsConfig } from '@porthole/protocol/Api'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
@@ -53,16 +54,13 @@ export const EventBody = z.strictObject({
 })
 export type EventBody = z.infer<typeof EventBody>
 
-export const AnalyticsConfigResponse = z.strictObject({ isAnalyticsEnabled: z.boolean() })
-export type AnalyticsConfigResponse = z.infer<typeof AnalyticsConfigResponse>
-
 /** `GET /getAnalyticsConfig` and `POST /e` (analytics events and error reports). */
 export function createAnalyticsRoutes({ db }: { db: Db }): Hono {
   const app = new Hono()
 
   app.get('/getAnalyticsConfig', async (c) => {
     const { project } = await readProjectQuery(c, db, EventQuery)
-    const body: AnalyticsConfigResponse = { isAnalyticsEnabled: project.features.analytics }
+    const body: z.infer<typeof AnalyticsConfig> = { isAnalyticsEnabled: project.features.analytics }
     return c.json(body)
   })
 

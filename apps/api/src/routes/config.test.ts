@@ -1,9 +1,9 @@
+import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject } from '../projects.js'
-import { ConfigResponse } from './config.js'
 
 let testDb: TestDb
 let app: Hono
@@ -30,7 +30,7 @@ describe('GET /appkit/v1/config', () => {
   test('serves the dev project features', async () => {
     const response = await app.request('/appkit/v1/config?projectId=porthole-dev&clientId=abc')
     expect(response.status).toBe(200)
-    expect(ConfigResponse.parse(await response.json())).toEqual({
+    expect(Api.ProjectConfig.parse(await response.json())).toEqual({
       features: {
         email: false,
         socials: [],

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises'
+import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createApp } from '../app.js'
 import { readWalletRegistry, walletRegistryDir } from '../db/seed.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
-import { ErrorBody } from '../http.js'
-import { GetWalletsResponse } from './explorer.js'
 
 let testDb: TestDb
 let app: Hono
@@ -26,13 +25,13 @@ async function getWallets(params: Record<string, string>) {
   const query = new URLSearchParams({ projectId: 'porthole-dev', ...params })
   const response = await app.request(`/getWallets?${query}`)
   expect(response.status).toBe(200)
-  return GetWalletsResponse.parse(await response.json())
+  return Api.WalletsPage.parse(await response.json())
 }
 
 async function expectError(path: string, status: number, code: string, message?: RegExp) {
   const response = await app.request(path)
   expect(response.status).toBe(status)
-  const body = ErrorBody.parse(await response.json())
+  const body = Api.ErrorBody.parse(await response.json())
   expect(body.error.code).toBe(code)
   if (message) expect(body.error.message).toMatch(message)
   return body
@@ -197,6 +196,48 @@ describe('GET /getWallets', () => {
     expect(data).toHaveLength(3)
     expect(count).toBeGreaterThan(6)
   })
+})
+
+describe('inv-18 GET /getWallets serves only what the widget parses (Api.WalletsPage)', () => {
+  test('the whole seeded registry satisfies Api.WalletEntry, served and stored', async () => {
+    const pages = await Promise.all(
+      [1, 2].map((page) => getWallets({ page: String(page), entries: '100' })),
+    )
+    const served = pages.flatMap((page) => page.data)
+    expect(served.map((wallet) => wallet.id)).toEqual(registry.map((wallet) => wallet.id))
+    const rows = await testDb.db.query(
+      `SELECT id, name, image_id, rdns, chains, homepage, mobile_link, desktop_link, webapp_link, badge_type
+       FROM wallets ORDER BY position`,
+    )
+    expect(rows).toHaveLength(registry.length)
+    for (const row of rows) expect(Api.WalletEntry.safeParse(row).error).toBeUndefined()
+  })
+
+  test.each([
+    ['an image id with a path', { image_id: '../../etc/passwd' }],
+    ['an empty name', { name: '' }],
+    ['a name over 200 characters', { name: 'W'.repeat(201) }],
+  ])(
+    'a row with %s (written by raw SQL) is a 500, never a body the widget refuses',
+    async (_, bad) => {
+      const id = 'f'.repeat(64)
+      const row = { name: 'Odd wallet', image_id: null, ...bad }
+      await testDb.db.query(
+        `INSERT INTO wallets (id, position, name, image_id, chains) VALUES ($1, 9999, $2, $3, '{}')`,
+        [id, row.name, row.image_id],
+      )
+      try {
+        const onError = vi.fn()
+        const strictApp = createApp({ config: testDb.config, db: testDb.db, onError })
+        const response = await strictApp.request(`/getWallets?projectId=porthole-dev&include=${id}`)
+        expect(response.status).toBe(500)
+        expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('internal_error')
+        expect(onError).toHaveBeenCalledTimes(1)
+      } finally {
+        await testDb.db.query('DELETE FROM wallets WHERE id = $1', [id])
+      }
+    },
+  )
 })
 
 describe('projectId checks', () => {

@@ -1,13 +1,14 @@
+import { maxWalletEntries, WalletEntry, WalletId, type WalletsPage } from '@porthole/protocol/Api'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Db } from '../db/db.js'
 import { HttpError } from '../errors.js'
 import { commonQuery, integerParam, optionalParam, parseInput, readProjectQuery } from '../http.js'
-import { Caip2, WalletId } from '../schemas.js'
+import { Caip2 } from '../schemas.js'
 
 /** Page size of the wallet list (SPEC 9: 40 per page) and the most one call may ask for (100, for a search). */
 export const defaultEntries = 40
-export const maxEntries = 100
+export const maxEntries = maxWalletEntries
 export const maxSearchLength = 100
 
 const commaList = (item: z.ZodString, maxItems: number, maxLength: number) =>
@@ -38,28 +39,6 @@ export const GetWalletsQuery = z.strictObject({
   /** Comma-separated CAIP-2 chain ids: wallets supporting any of them. */
   chains: optionalParam(commaList(Caip2, 100, 4_000)),
 })
-
-/** A wallet entry as `GET /getWallets` serves it; absent values are `null`. */
-export const WalletEntry = z.strictObject({
-  id: WalletId,
-  name: z.string(),
-  image_id: z.string().nullable(),
-  rdns: z.string().nullable(),
-  chains: z.array(z.string()),
-  homepage: z.string().nullable(),
-  mobile_link: z.string().nullable(),
-  desktop_link: z.string().nullable(),
-  webapp_link: z.string().nullable(),
-  badge_type: z.string().nullable(),
-})
-export type WalletEntry = z.infer<typeof WalletEntry>
-
-export const GetWalletsResponse = z.strictObject({
-  /** Matches before paging. */
-  count: z.number().int(),
-  data: z.array(WalletEntry),
-})
-export type GetWalletsResponse = z.infer<typeof GetWalletsResponse>
 
 const ImageQuery = z.strictObject(commonQuery)
 
@@ -116,7 +95,7 @@ export function createExplorerRoutes({ db }: { db: Db }): Hono {
 export async function findWallets(
   db: Db,
   query: z.infer<typeof GetWalletsQuery>,
-): Promise<GetWalletsResponse> {
+): Promise<WalletsPage> {
   const params: unknown[] = []
   const param = (value: unknown) => {
     params.push(value)
@@ -156,6 +135,7 @@ export async function findWallets(
   )
   return {
     count: Number(total?.count ?? 0),
+    // Each row as the widget will parse it: a row it would refuse is an error here (500), not there.
     data: rows.map((row) => WalletEntry.parse(row)),
   }
 }

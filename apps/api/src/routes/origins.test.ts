@@ -1,9 +1,11 @@
+import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
-import { createProject, setProjectOrigins } from '../projects.js'
-import { OriginsResponse } from './origins.js'
+import { StoredOriginsError } from '../errors.js'
+import { maxPatterns } from '../origins.js'
+import { createProject, getProject, listProjects, setProjectOrigins } from '../projects.js'
 
 let testDb: TestDb
 let app: Hono
@@ -17,7 +19,7 @@ afterAll(() => testDb?.close())
 async function origins(projectId: string) {
   const response = await app.request(`/projects/v1/origins?projectId=${projectId}`)
   expect(response.status).toBe(200)
-  return OriginsResponse.parse(await response.json()).allowedOrigins
+  return Api.OriginsResponse.parse(await response.json()).allowedOrigins
 }
 
 describe('GET /projects/v1/origins', () => {
@@ -71,5 +73,49 @@ describe('inv-05 projects refuse unsafe origin patterns', () => {
       /co\.uk is a public suffix/,
     )
     expect(await origins('keeps')).toEqual(['https://keeps.example.com'])
+  })
+})
+
+describe('inv-05 stored patterns are checked again when read', () => {
+  /** Writes a project as raw SQL (or a migration) would: no validation. */
+  async function insertRaw(id: string, allowedOrigins: unknown[]) {
+    await testDb.db.query(
+      `INSERT INTO projects (id, name, allowed_origins, features) VALUES ($1, $1, $2::jsonb, '{}'::jsonb)`,
+      [id, JSON.stringify(allowedOrigins)],
+    )
+  }
+
+  test('a public-suffix wildcard inserted with raw SQL is never served', async () => {
+    await insertRaw('raw-vercel', [
+      'https://*.vercel.app',
+      'https://App.Example.com/',
+      'https://*.pages.dev',
+    ])
+    expect(await origins('raw-vercel')).toEqual(['https://app.example.com'])
+    // Whatever reads projects sees the same list.
+    expect((await getProject(testDb.db, 'raw-vercel'))?.allowedOrigins).toEqual([
+      'https://app.example.com',
+    ])
+    const listed = (await listProjects(testDb.db)).find((project) => project.id === 'raw-vercel')
+    expect(listed).toMatchObject({
+      allowedOrigins: ['https://app.example.com'],
+      refusedOrigins: ['https://*.vercel.app', 'https://*.pages.dev'],
+    })
+  })
+
+  test('a list of refused patterns only fails (500), never [] (the dev defaults)', async () => {
+    await insertRaw('only-vercel', ['https://*.vercel.app', 42])
+    const onError = vi.fn()
+    const strictApp = createApp({ config: testDb.config, db: testDb.db, onError })
+    const response = await strictApp.request('/projects/v1/origins?projectId=only-vercel')
+    expect(response.status).toBe(500)
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('internal_error')
+    expect(onError).toHaveBeenCalledWith(expect.any(StoredOriginsError))
+  })
+
+  test(`an over-long stored list is cut to the ${maxPatterns} Api.OriginsResponse allows`, async () => {
+    const many = Array.from({ length: maxPatterns + 50 }, (_, i) => `https://a${i}.example.com`)
+    await insertRaw('raw-many', many)
+    expect(await origins('raw-many')).toEqual(many.slice(0, maxPatterns))
   })
 })
