@@ -52,7 +52,8 @@ describe('createPgliteDb on a directory', () => {
       await db.close()
     }
     await expect(readFile(`${dir}.lock`)).rejects.toThrow(/ENOENT/)
-  })
+    // Spawns the CLI through tsx: slow on a loaded machine.
+  }, 120_000)
 
   test('a lock left by a dead process is taken over; the CLI then works', async () => {
     await writeFile(`${dir}.lock`, '999999999')
@@ -70,5 +71,5 @@ describe('createPgliteDb on a directory', () => {
     const listed = await cli('list')
     expect(listed.code).toBe(0)
     expect(listed.output).toContain('from-cli  From CLI')
-  })
+  }, 120_000)
 })
