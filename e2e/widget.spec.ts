@@ -79,6 +79,16 @@ test.describe('Connect', () => {
     })
   })
 
+  test('SPEC 7: /getWallets calls name the SDK, st=porthole and sv=4', async ({ page }) => {
+    const request = page.waitForRequest((request) =>
+      request.url().startsWith(`${origins.api}/getWallets?`),
+    )
+    await openHost(page)
+    const params = new URL((await request).url()).searchParams
+    expect(params.get('st')).toBe('porthole')
+    expect(params.get('sv')).toBe('4')
+  })
+
   test('while the host is being verified: skeletons, not wallets', async ({ page, context }) => {
     let release = () => {}
     const released = new Promise<void>((resolve) => {
@@ -335,16 +345,19 @@ test.describe('secure frame', () => {
   }) => {
     const warnings = hostWarnings(page)
     await context.route(`${origins.secure}/**`, (route) => route.abort())
-    await page.clock.install()
+    // Time stands still from before the host loads: the frame's 20 s timer starts at the
+    // paused instant however slow the machine, and only the fast-forwards below move it.
+    const start = Date.now()
+    await page.clock.install({ time: start })
+    await page.clock.pauseAt(start + 1_000)
     await openHost(page)
     await openModal(page)
     const frame = widget(page)
     await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'loading')
-    // Freeze time within about a second of the frame's creation, then step over the 20 s.
-    await page.clock.pauseAt(Date.now() + 100)
-    await page.clock.fastForward(17_000)
+    await page.clock.fastForward(19_900)
     await expect(frame.getByRole('alert')).toHaveCount(0)
-    await page.clock.fastForward(3_000)
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'loading')
+    await page.clock.fastForward(100)
     await expect(
       frame.getByRole('alert').filter({ hasText: 'Secure frame did not load' }),
     ).toBeVisible()
@@ -352,6 +365,38 @@ test.describe('secure frame', () => {
     await expect.poll(() => warnings.join('\n')).toContain('iframe_load_failed')
     // Connecting with a wallet does not need the secure frame: the list stays.
     await expect(recommended(frame)).toHaveCount(4)
+  })
+})
+
+test.describe('a project the service does not know', () => {
+  test('is refused with its own message for the developer, not verified as a dev host', async ({
+    page,
+    context,
+  }) => {
+    const warnings = hostWarnings(page)
+    const requests: string[] = []
+    context.on('request', (request) => requests.push(request.url()))
+    await openHost(page, { projectId: 'no-such-project' })
+    await openModal(page)
+    const frame = widget(page)
+    const alert = frame.getByRole('alert').filter({ hasText: 'Unknown project' })
+    await expect(alert).toBeVisible()
+    await expect(alert).toContainText('does not know the project “no-such-project”')
+    await expect(alert).toContainText('npm run project -- create --id no-such-project')
+    await expect(alert).toContainText(origins.demo)
+    await expect(frame.getByRole('list')).toHaveCount(0)
+    await expect(frame.locator('iframe')).toHaveCount(0)
+    expect(requests.filter((url) => url.startsWith(origins.secure))).toEqual([])
+    await expect
+      .poll(() => warnings.join('\n'))
+      .toContain("Project 'no-such-project' is unknown to this Porthole service")
+    const code = await page.evaluate(() =>
+      (window as unknown as WalletWindow).Wallet.provider.request({ method: 'eth_accounts' }).then(
+        () => null,
+        (error: { code: number }) => error.code,
+      ),
+    )
+    expect(code).toBe(4100)
   })
 })
 

@@ -1,7 +1,9 @@
 // Used by the e2e security tests (SECURITY.md 1–3): a frame on another site,
 // inside the same host page as the widget, that tries to talk to the widget.
 // It posts a handshake carrying its own port, then envelopes, to every frame it
-// can reach, and records whatever comes back on its port.
+// can reach, and records whatever comes back on its port. Opened at top level
+// it attacks nothing: it is then only a page on another site (SECURITY.md 4,
+// nested framing, frames the demo host from it).
 const received = []
 const { port1, port2 } = new MessageChannel()
 port1.onmessage = (event) => received.push(event.data)
@@ -9,8 +11,9 @@ port1.onmessage = (event) => received.push(event.data)
 const id = () => crypto.randomUUID()
 // An attacker has no reason to name a target origin.
 const anyOrigin = '*'
+const framed = window.parent !== window
 const targets = []
-for (let index = 0; index < window.parent.frames.length; index++) {
+for (let index = 0; framed && index < window.parent.frames.length; index++) {
   const frame = window.parent.frames[index]
   if (frame !== window) targets.push(frame)
 }
@@ -31,14 +34,13 @@ for (const target of targets) {
   )
   target.postMessage({ porthole: 1, kind: 'evt', name: 'state', data: { open: true } }, anyOrigin)
 }
-window.parent.postMessage(
-  { porthole: 1, kind: 'evt', name: 'state', data: { open: true } },
-  anyOrigin,
-)
+if (framed)
+  window.parent.postMessage(
+    { porthole: 1, kind: 'evt', name: 'state', data: { open: true } },
+    anyOrigin,
+  )
 
 setTimeout(() => {
-  document.getElementById('result').textContent = JSON.stringify({
-    targets: targets.length,
-    received,
-  })
+  const result = document.getElementById('result')
+  if (result) result.textContent = JSON.stringify({ targets: targets.length, received })
 }, 1500)

@@ -57,7 +57,8 @@ export default defineConfig(({ mode }) => {
     build: {
       manifest: true,
       target: 'es2022',
-      sourcemap: true,
+      // No source maps ship (SECURITY.md 18): they would publish the sources, tests included.
+      sourcemap: false,
     },
     server: { port: 5171, strictPort: true },
     preview: { port: 5171, strictPort: true },

@@ -10,8 +10,12 @@ test.describe('inv-01 bound peers', () => {
   test('a sibling frame posting well-formed messages gets no answer and changes nothing', async ({
     page,
   }) => {
+    // The host starts on the system theme, light here: the attacker asks for dark.
+    await page.emulateMedia({ colorScheme: 'light' })
     await openHost(page)
-    await expect(widget(page).getByRole('dialog')).toBeAttached()
+    const card = widget(page).getByRole('dialog')
+    await expect(card).toBeAttached()
+    await expect(card).toHaveAttribute('data-theme', 'light')
     const before = await hostState(page)
 
     await page.evaluate((src) => {
@@ -26,11 +30,19 @@ test.describe('inv-01 bound peers', () => {
     expect(targets).toBeGreaterThanOrEqual(1)
     expect(received).toEqual([])
 
-    // Nothing changed: the modal stayed closed and the theme request was ignored.
+    // Nothing changed: the modal stayed closed and the theme request was ignored (the
+    // attacker's messages were all posted before it wrote its result).
     expect(await hostState(page)).toEqual(before)
-    // The real channel still works after the attack.
+    expect(await card.getAttribute('data-theme')).toBe('light')
+    // The real channel still works after the attack, and the same request from it does apply.
     await openModal(page)
-    await expect(widget(page).getByRole('dialog')).toBeVisible()
+    await expect(card).toBeVisible()
+    await page.evaluate(() =>
+      (window as unknown as { Wallet: { setTheme(theme: string): Promise<void> } }).Wallet.setTheme(
+        'dark',
+      ),
+    )
+    await expect(card).toHaveAttribute('data-theme', 'dark')
   })
 
   test('inv-02 the host page never receives a message posted with target origin *', async ({

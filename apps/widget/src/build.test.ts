@@ -1,13 +1,15 @@
 /**
- * The start-up bundle stays free of wallet libraries: Connect loads no wagmi,
- * viem, @solana/web3.js or WalletConnect code (later views import them
- * dynamically). Reads the Vite manifest of `dist/`, or builds into a
- * temporary directory when there is no build yet.
+ * The built widget. What ships (`dist/`, or a production build in a temporary
+ * directory when there is none yet) has no source maps and no test-only
+ * switch (SECURITY.md 18). The start-up bundle stays free of wallet
+ * libraries: Connect loads no wagmi, viem, @solana/web3.js or WalletConnect
+ * code (later views import them dynamically); that is read from a second
+ * build, with source maps, in a temporary directory.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build, type Manifest, type ManifestChunk } from 'vite'
@@ -15,37 +17,83 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const forbidden = ['wagmi', 'viem', '@solana', 'walletconnect'] as const
+/** Test-only switches and test tooling: none may reach a production bundle. */
+const testOnly = [/__TEST__/, /vitest/i, /playwright/i, /\be2e/i] as const
 /** Gzipped JavaScript loaded before the first paint (React, router, query, zod, the views). */
 const entryBudget = 150 * 1024
 
-let outDir = join(root, 'dist')
-let temporary: string | undefined
+const temporary: string[] = []
+/** What ships. */
+let shipped = join(root, 'dist')
+/** The same build with source maps, to read which modules each chunk holds. */
+let analysed: string
 let manifest: Manifest
 
-beforeAll(async () => {
-  if (!existsSync(join(outDir, '.vite/manifest.json'))) {
-    temporary = await mkdtemp(join(tmpdir(), 'porthole-widget-build-'))
-    outDir = temporary
-    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-    const nodeEnv = process.env.NODE_ENV
-    process.env.NODE_ENV = 'production'
-    try {
-      await build({
-        root,
-        mode: 'production',
-        configFile: join(root, 'vite.config.ts'),
-        logLevel: 'warn',
-        build: { outDir, emptyOutDir: true },
-      })
-    } finally {
-      process.env.NODE_ENV = nodeEnv
-    }
+/** A production build of the widget into a new temporary directory. */
+async function buildInto(sourcemap: boolean): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'porthole-widget-build-'))
+  temporary.push(outDir)
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({
+      root,
+      mode: 'production',
+      configFile: join(root, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, ...(sourcemap ? { sourcemap: true } : {}) },
+    })
+  } finally {
+    process.env.NODE_ENV = nodeEnv
   }
-  manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8'))
+  return outDir
+}
+
+/** Every file under `directory`, as paths relative to it. */
+async function filesIn(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(directory, join(entry.parentPath, entry.name)))
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(shipped, '.vite/manifest.json'))) shipped = await buildInto(false)
+  analysed = await buildInto(true)
+  manifest = JSON.parse(await readFile(join(analysed, '.vite/manifest.json'), 'utf8'))
 }, 180_000)
 
 afterAll(async () => {
-  if (temporary) await rm(temporary, { recursive: true, force: true })
+  for (const directory of temporary) await rm(directory, { recursive: true, force: true })
+})
+
+describe('inv-18 what ships', () => {
+  test('has the widget in it', async () => {
+    const files = await filesIn(shipped)
+    expect(files).toContain('index.html')
+    expect(files.some((file) => file.endsWith('.js'))).toBe(true)
+  })
+
+  test('has no source maps, and no file points to one', async () => {
+    const files = await filesIn(shipped)
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([])
+    for (const file of files) {
+      const text = await readFile(join(shipped, file), 'utf8')
+      expect(/sourceMappingURL/.test(text), file).toBe(false)
+    }
+  })
+
+  test.each(testOnly)('no built file contains %s', async (pattern) => {
+    for (const file of await filesIn(shipped)) {
+      const text = await readFile(join(shipped, file), 'utf8')
+      const match = pattern.exec(text)
+      expect(
+        match && text.slice(Math.max(0, match.index - 60), match.index + 60),
+        `${file} contains ${pattern}`,
+      ).toBeNull()
+    }
+  })
 })
 
 /** The entry chunk and every chunk it imports statically, transitively (dynamic imports excluded). */
@@ -65,10 +113,9 @@ function startupChunks(): Array<[key: string, chunk: ManifestChunk]> {
   return [...seen]
 }
 
-/** The module paths a chunk was built from, from its source map when there is one. */
+/** The module paths a chunk was built from, from its source map. */
 async function sourcesOf(file: string): Promise<string[]> {
-  const map = join(outDir, `${file}.map`)
-  if (!existsSync(map)) return []
+  const map = join(analysed, `${file}.map`)
   return (JSON.parse(await readFile(map, 'utf8')) as { sources: string[] }).sources
 }
 
@@ -77,9 +124,13 @@ describe('the start-up bundle', () => {
     const chunks = startupChunks()
     expect(chunks.length).toBeGreaterThan(0)
     const [, entry] = chunks[0] ?? []
-    const code = await readFile(join(outDir, entry?.file ?? ''), 'utf8')
+    const code = await readFile(join(analysed, entry?.file ?? ''), 'utf8')
     // The host channel's name: proof this is the widget's code, so the checks below read the right files.
     expect(code).toContain('porthole:host-widget')
+    // And its modules are known, so the module check below reads something.
+    expect(await sourcesOf(entry?.file ?? '')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/src\/main\.tsx$/)]),
+    )
   })
 
   test.each(forbidden)('loads no %s code (names, module paths, contents)', async (marker) => {
@@ -92,7 +143,7 @@ describe('the start-up bundle', () => {
         sources.filter((source) => source.includes(marker)),
         `modules of ${chunk.file}`,
       ).toEqual([])
-      const code = await readFile(join(outDir, chunk.file), 'utf8')
+      const code = await readFile(join(analysed, chunk.file), 'utf8')
       expect(code.includes(marker), `contents of ${chunk.file}`).toBe(false)
     }
   })
@@ -101,8 +152,12 @@ describe('the start-up bundle', () => {
     let gzip = 0
     let raw = 0
     for (const [, chunk] of startupChunks()) {
-      const code = await readFile(join(outDir, chunk.file))
-      raw += code.length
+      // Without its source-map comment, as it ships.
+      const code = (await readFile(join(analysed, chunk.file), 'utf8')).replace(
+        /\n\/\/# sourceMappingURL=\S+\s*$/,
+        '',
+      )
+      raw += Buffer.byteLength(code)
       gzip += gzipSync(code, { level: 9 }).length
     }
     // biome-ignore lint/suspicious/noConsole: reports the start-up size, as the issue asks.

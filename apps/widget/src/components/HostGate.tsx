@@ -13,7 +13,8 @@ export function HostGate({ children, loading }: { children: ReactNode; loading: 
   const verification = useStore((state) => state.verification)
   const hostOrigin = useStore((state) => state.hostOrigin) ?? ''
   const projectId = useStore((state) => state.projectId) ?? ''
-  const values = { origin: hostOrigin, projectId }
+  const refusedOrigin = useStore((state) => state.refusedOrigin) ?? hostOrigin
+  const values = { origin: refusedOrigin, host: hostOrigin, projectId }
   switch (verification) {
     case 'verified':
       return children
@@ -22,7 +23,11 @@ export function HostGate({ children, loading }: { children: ReactNode; loading: 
     case 'unverified':
       return (
         <Notice role="alert" tone="danger" title={t('alert.UNVERIFIED_DOMAIN.title')}>
-          <p>{t('alert.UNVERIFIED_DOMAIN.body', values)}</p>
+          <p>
+            {refusedOrigin === hostOrigin
+              ? t('alert.UNVERIFIED_DOMAIN.body', values)
+              : t('alert.UNVERIFIED_DOMAIN.ancestorBody', values)}
+          </p>
           <p className="text-xs">{t('alert.UNVERIFIED_DOMAIN.hint', values)}</p>
           <code className="block rounded-lg bg-surface-3 px-2 py-1.5 font-mono text-[11px] wrap-break-word text-fg select-all">
             {t('alert.UNVERIFIED_DOMAIN.command', values)}
@@ -51,6 +56,16 @@ export function HostGate({ children, loading }: { children: ReactNode; loading: 
         </Notice>
       )
     }
+    case 'unknown_project':
+      return (
+        <Notice role="alert" tone="danger" title={t('alert.unknownProject.title')}>
+          <p>{t('alert.unknownProject.body', values)}</p>
+          <p className="text-xs">{t('alert.unknownProject.hint')}</p>
+          <code className="block rounded-lg bg-surface-3 px-2 py-1.5 font-mono text-[11px] wrap-break-word text-fg select-all">
+            {t('alert.unknownProject.command', values)}
+          </code>
+        </Notice>
+      )
     case 'missing_project':
       return (
         <Notice role="alert" tone="danger" title={t('alert.missingProject.title')}>

@@ -1,9 +1,14 @@
 import { debounceDefault } from '@porthole/protocol/Constants'
-import { searchTerm } from '../lib/explorer.js'
+import { shownSearch } from '../lib/explorer.js'
 import { useDebouncedValue } from './useDebouncedValue.js'
 
-/** The wallet search to run for what is typed: '' under 2 characters (at once), else the input once it settles for 500 ms. */
-export function useSearchTerm(input: string): string {
+/**
+ * The wallet search to show for what is typed: '' under 2 characters (at
+ * once), the term once the input has settled on it for 500 ms, and
+ * `undefined` while it has not (the view waits rather than show results for
+ * another term).
+ */
+export function useSearchTerm(input: string): string | undefined {
   const debounced = useDebouncedValue(input, debounceDefault)
-  return searchTerm(input) === '' ? '' : searchTerm(debounced)
+  return shownSearch(input, debounced)
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { createApi, HttpError } from './api.js'
+import { createApi, HttpError, RequestTimeoutError, requestTimeout } from './api.js'
 
 type Seen = { method: string; url: URL; body: string; contentType: string | undefined }
 
@@ -28,6 +28,19 @@ beforeAll(async () => {
       contentType: request.headers['content-type'],
     })
     const status = Number(url.searchParams.get('status') ?? 200)
+    // Accepts the call and never answers.
+    if (url.pathname.endsWith('/hang')) return
+    // Answers the headers and part of the body, then nothing more.
+    if (url.pathname.endsWith('/hang-body')) {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      return response.write('{"allowedOrigins":')
+    }
+    if (url.pathname.endsWith('/api-error')) {
+      response.writeHead(status, { 'content-type': 'application/json' })
+      return response.end(
+        JSON.stringify({ error: { code: 'unknown_project', message: "Unknown projectId 'x'" } }),
+      )
+    }
     if (url.pathname.endsWith('/image')) {
       response.writeHead(status, { 'content-type': 'image/jpeg' })
       return response.end(Buffer.from([0xff, 0xd8, 0xff, 0xd9]))
@@ -43,7 +56,11 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => {
+  // The calls left hanging on purpose hold their connections open.
+  server.closeAllConnections()
+  return new Promise<void>((resolve) => server.close(() => resolve()))
+})
 
 beforeEach(() => {
   seen = []
@@ -144,5 +161,65 @@ describe('createApi', () => {
     const controller = new AbortController()
     controller.abort()
     await expect(api().get('/x', { signal: controller.signal })).rejects.toThrow()
+  })
+
+  test('the API error code of a non-OK response is kept', async () => {
+    const error = await api()
+      .get('/projects/v1/origins/api-error', { params: { status: 403 } })
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(HttpError)
+    expect(error).toMatchObject({ status: 403, code: 'unknown_project' })
+    expect((error as HttpError).message).toBe('HTTP status code: 403')
+  })
+
+  test('a body that is not the API error shape gives no code', async () => {
+    const error = await api()
+      .get('/x', { params: { status: 403 } })
+      .catch((error: unknown) => error)
+    expect(error).toMatchObject({ status: 403, code: undefined })
+  })
+})
+
+describe('inv-17 createApi timeout', () => {
+  const timeout = 100
+  const hasty = () => createApi({ baseUrl, clientId: () => clientId, timeout })
+
+  test('the default timeout is 15 s', () => {
+    expect(requestTimeout).toBe(15_000)
+  })
+
+  test.each([
+    ['accepts the call and never answers', '/hang'],
+    ['sends headers, then never ends the body', '/hang-body'],
+  ])('an API that %s rejects with a timeout', async (_, path) => {
+    const started = performance.now()
+    const error = await hasty()
+      .get(path)
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(RequestTimeoutError)
+    expect((error as RequestTimeoutError).timeout).toBe(timeout)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(timeout - 5)
+  })
+
+  test('a blob GET times out too', async () => {
+    await expect(hasty().getBlob('/hang')).rejects.toBeInstanceOf(RequestTimeoutError)
+  })
+
+  test("the caller's abort still ends the call, and is not reported as a timeout", async () => {
+    const controller = new AbortController()
+    const call = createApi({ baseUrl, clientId: () => clientId, timeout: 60_000 })
+      .get('/hang', { signal: controller.signal })
+      .catch((error: unknown) => error)
+    controller.abort()
+    const error = await call
+    expect(error).not.toBeInstanceOf(RequestTimeoutError)
+    expect((error as Error).name).toBe('AbortError')
+  })
+
+  test("with a caller's signal, the timeout still applies", async () => {
+    const controller = new AbortController()
+    await expect(hasty().get('/hang', { signal: controller.signal })).rejects.toBeInstanceOf(
+      RequestTimeoutError,
+    )
   })
 })

@@ -3,10 +3,16 @@
  * POST, PUT, DELETE and blob GET. Every call appends a `clientId` query
  * parameter and any non-empty params; a non-OK status throws
  * `HTTP status code: {status}`. Responses are `unknown`: callers parse them.
+ * No call waits forever (SECURITY.md 17): each gives up after
+ * `requestTimeout`, body included.
  */
+import { ErrorBody } from '@porthole/protocol/Api'
 import { BaseError } from '@porthole/protocol/Errors'
 import { apiUrl } from './env.js'
 import { getClientId } from './storage.js'
+
+/** How long a call may take, from sending it to the end of its body. */
+export const requestTimeout = 15_000
 
 export type ParamValue = string | number | boolean | readonly string[] | null | undefined
 export type Params = Record<string, ParamValue>
@@ -23,10 +29,24 @@ export type BodyRequestOptions = RequestOptions & { body?: unknown }
 export class HttpError extends BaseError {
   override name = 'HttpError'
   readonly status: number
+  /** The API's error code, when the body is its error shape (`{ error: { code, message } }`). */
+  readonly code: string | undefined
 
-  constructor(status: number) {
+  constructor(status: number, code?: string | undefined) {
     super(`HTTP status code: ${status}`)
     this.status = status
+    this.code = code
+  }
+}
+
+/** The API did not answer (headers and body) within the request timeout. */
+export class RequestTimeoutError extends BaseError {
+  override name = 'RequestTimeoutError'
+  readonly timeout: number
+
+  constructor(timeout: number, options: { cause?: unknown } = {}) {
+    super(`The request timed out after ${timeout} ms`, { cause: options.cause })
+    this.timeout = timeout
   }
 }
 
@@ -43,6 +63,8 @@ export type CreateApiParameters = {
   baseUrl: string
   clientId: () => string
   fetch?: typeof fetch | undefined
+  /** Milliseconds before a call gives up; `requestTimeout` by default. */
+  timeout?: number | undefined
 }
 
 const isEmpty = (value: ParamValue): value is null | undefined | '' =>
@@ -52,7 +74,7 @@ const isEmpty = (value: ParamValue): value is null | undefined | '' =>
   (Array.isArray(value) && value.length === 0)
 
 export function createApi(parameters: CreateApiParameters): Api {
-  const { clientId } = parameters
+  const { clientId, timeout = requestTimeout } = parameters
   const base = parameters.baseUrl.replace(/\/+$/, '')
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
 
@@ -66,34 +88,53 @@ export function createApi(parameters: CreateApiParameters): Api {
     return result.href
   }
 
-  const send = async (method: string, path: string, options: BodyRequestOptions = {}) => {
+  /** Sends a call and reads its response with `read`, both within the timeout (or the caller's abort). */
+  const send = async <result>(
+    method: string,
+    path: string,
+    options: BodyRequestOptions,
+    read: (response: Response) => Promise<result>,
+  ): Promise<result> => {
     const { params, headers, signal, body } = options
-    const response = await doFetch(url(path, params), {
-      method,
-      signal,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    if (!response.ok) {
-      // Drain the body so the connection can be reused.
-      await response.body?.cancel().catch(() => undefined)
-      throw new HttpError(response.status)
+    const deadline = AbortSignal.timeout(timeout)
+    try {
+      const response = await doFetch(url(path, params), {
+        method,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      if (!response.ok) throw new HttpError(response.status, await errorCode(response))
+      return await read(response)
+    } catch (error) {
+      if (deadline.aborted && !signal?.aborted)
+        throw new RequestTimeoutError(timeout, { cause: error })
+      throw error
     }
-    return response
-  }
-
-  const json = async (response: Response): Promise<unknown> => {
-    const text = await response.text()
-    return text === '' ? undefined : JSON.parse(text)
   }
 
   return {
     url,
-    get: async (path, options) => json(await send('GET', path, options)),
-    getBlob: async (path, options) => (await send('GET', path, options)).blob(),
-    post: async (path, options) => json(await send('POST', path, options)),
-    put: async (path, options) => json(await send('PUT', path, options)),
-    delete: async (path, options) => json(await send('DELETE', path, options)),
+    get: (path, options = {}) => send('GET', path, options, json),
+    getBlob: (path, options = {}) => send('GET', path, options, (response) => response.blob()),
+    post: (path, options = {}) => send('POST', path, options, json),
+    put: (path, options = {}) => send('PUT', path, options, json),
+    delete: (path, options = {}) => send('DELETE', path, options, json),
+  }
+}
+
+async function json(response: Response): Promise<unknown> {
+  const text = await response.text()
+  return text === '' ? undefined : JSON.parse(text)
+}
+
+/** The error code of a non-OK response's body, when it is the API's error shape (which also drains it). */
+async function errorCode(response: Response): Promise<string | undefined> {
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(await response.text()))
+    return parsed.success ? parsed.data.error.code : undefined
+  } catch {
+    return undefined
   }
 }
 

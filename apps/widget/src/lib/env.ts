@@ -3,6 +3,7 @@
  * and secure-frame URLs are fixed at build time: nothing the host sends can
  * change where the widget calls.
  */
+import { projectIdPattern } from '@porthole/protocol/Api'
 import { isTheme, type Theme } from '@porthole/protocol/Views'
 import { defaultApiUrl, defaultSecureFrameUrl, parseUrlSetting } from './defaults.js'
 
@@ -15,8 +16,6 @@ export const secureFrameUrl = parseUrlSetting(
 )
 
 export const secureFrameOrigin = new URL(secureFrameUrl).origin
-
-const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
 
 /** The `projectId` query parameter of the widget's URL, or `null` when missing or malformed. */
 export function readProjectId(search: string): string | null {

@@ -1,6 +1,8 @@
+import type { WalletsPage } from '@porthole/protocol/Api'
+import { sdkVersionDefault } from '@porthole/protocol/Constants'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { Api } from './api.js'
-import { getWallets, nextPage, searchTerm, searchWallets, type WalletsPage } from './explorer.js'
+import { getWallets, nextPage, searchTerm, searchWallets } from './explorer.js'
 
 const wallet = (n: number) => ({
   id: n.toString(16).padStart(64, '0'),
@@ -42,10 +44,22 @@ describe('getWallets', () => {
     const { api, calls } = fakeApi(() => page(1, 4, 113))
     const result = await getWallets({ page: 1, entries: 4 }, { api, projectId: 'porthole-dev' })
     expect(calls).toEqual([
-      { path: '/getWallets', params: { projectId: 'porthole-dev', page: 1, entries: 4 } },
+      {
+        path: '/getWallets',
+        params: { projectId: 'porthole-dev', st: 'porthole', sv: '4', page: 1, entries: 4 },
+      },
     ])
     expect(result.count).toBe(113)
     expect(result.data).toHaveLength(4)
+  })
+
+  test('SPEC 7: every call names the SDK, st=porthole and sv=4 (the default SDK version)', async () => {
+    const { api, calls } = fakeApi(() => page(1, 0, 0))
+    await getWallets({ page: 3, entries: 40 }, { api, projectId: 'p' })
+    expect(calls.map(({ params }) => [params.st, params.sv])).toEqual([
+      ['porthole', String(sdkVersionDefault)],
+    ])
+    expect(sdkVersionDefault).toBe(4)
   })
 
   test('refuses a response that does not match the schema', async () => {
@@ -67,11 +81,39 @@ describe('searchWallets', () => {
     const settled = vi.fn()
     void searchWallets('rain', { api, projectId: 'p' }).then(settled)
     await vi.advanceTimersByTimeAsync(0)
-    expect(calls[0]?.params).toEqual({ projectId: 'p', page: 1, entries: 100, search: 'rain' })
+    expect(calls[0]?.params).toEqual({
+      projectId: 'p',
+      st: 'porthole',
+      sv: '4',
+      page: 1,
+      entries: 100,
+      search: 'rain',
+    })
     await vi.advanceTimersByTimeAsync(299)
     expect(settled).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
     expect(settled).toHaveBeenCalledWith(page(1, 2, 2))
+  })
+})
+
+describe('searchWallets failures', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  test('a failed search shows its error no sooner than 300 ms after it starts', async () => {
+    const { api } = fakeApi(() => {
+      throw new Error('HTTP status code: 503')
+    })
+    const rejected = vi.fn()
+    void searchWallets('rain', { api, projectId: 'p' }).catch(rejected)
+    await vi.advanceTimersByTimeAsync(299)
+    expect(rejected).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(rejected).toHaveBeenCalledWith(new Error('HTTP status code: 503'))
   })
 })
 

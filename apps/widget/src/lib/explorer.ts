@@ -2,44 +2,24 @@
  * The wallet explorer: `GET /getWallets` and wallet images, and the TanStack
  * Query options the views share (so start-up can prefetch what Connect shows).
  */
+import { WalletsPage } from '@porthole/protocol/Api'
 import {
   imagePreloadTimeout,
   recommendedWalletsCount,
+  sdkVersionDefault,
   walletsPerPage,
   walletsSearchEntries,
   walletsSearchMinLength,
   walletsSearchMinWait,
 } from '@porthole/protocol/Constants'
-import { z } from '@porthole/protocol/zod'
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { type Api, api as defaultApi } from './api.js'
 import { projectId } from './env.js'
 import { withMinimumWait } from './timing.js'
 
-const text = z.string().max(2048)
-
-export const WalletEntry = z.strictObject({
-  id: z.string().regex(/^[0-9a-f]{64}$/),
-  name: z.string().min(1).max(200),
-  image_id: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,128}$/)
-    .nullable(),
-  rdns: text.nullable(),
-  chains: z.array(z.string().max(64)).max(200),
-  homepage: text.nullable(),
-  mobile_link: text.nullable(),
-  desktop_link: text.nullable(),
-  webapp_link: text.nullable(),
-  badge_type: z.string().max(64).nullable(),
-})
-export type WalletEntry = z.infer<typeof WalletEntry>
-
-export const WalletsPage = z.strictObject({
-  count: z.number().int().min(0),
-  data: z.array(WalletEntry).max(walletsSearchEntries),
-})
-export type WalletsPage = z.infer<typeof WalletsPage>
+/** The SDK type and version every `/getWallets` call names (`st`, `sv`: SPEC.md section 7). */
+export const sdkType = 'porthole'
+export const sdkVersion = String(sdkVersionDefault)
 
 export type GetWalletsParameters = {
   page: number
@@ -59,7 +39,12 @@ export async function getWallets(
 ): Promise<WalletsPage> {
   const { api = defaultApi, signal } = options
   const body = await api.get('/getWallets', {
-    params: { projectId: options.projectId ?? projectId, ...parameters },
+    params: {
+      projectId: options.projectId ?? projectId,
+      st: sdkType,
+      sv: sdkVersion,
+      ...parameters,
+    },
     signal,
   })
   return WalletsPage.parse(body)
@@ -135,4 +120,17 @@ export function preloadImage(url: string): Promise<ImageStatus> {
 export function searchTerm(input: string): string {
   const term = input.trim()
   return term.length >= walletsSearchMinLength ? term : ''
+}
+
+/**
+ * The search whose results to show, given what the box holds (`input`) and
+ * its debounced value: '' (no search) at once when the box asks for none;
+ * the box's term once the debounced value asks for that same term; otherwise
+ * `undefined`, still debouncing. Results never belong to a term the box does
+ * not show (an older debounced value is never used for a newer input).
+ */
+export function shownSearch(input: string, debounced: string): string | undefined {
+  const term = searchTerm(input)
+  if (term === '') return ''
+  return searchTerm(debounced) === term ? term : undefined
 }

@@ -1,24 +1,19 @@
 /**
  * The host origin check (SECURITY.md 4 and 5): the origin the browser gave at
- * the handshake, against the project's allowed origins.
+ * the handshake, and every ancestor's origin the browser reports, against
+ * the project's allowed origins.
  */
+import { OriginsResponse } from '@porthole/protocol/Api'
 import { isAllowed } from '@porthole/protocol/Origin'
-import { z } from '@porthole/protocol/zod'
-import { type Api, api as defaultApi, HttpError } from './api.js'
+import { type Api, api as defaultApi, HttpError, RequestTimeoutError } from './api.js'
 import { t } from './i18n.js'
 import { raiseAlert, type Store, store, type Verification, type WidgetState } from './store.js'
-
-const maxOrigins = 100
-
-export const OriginsResponse = z.strictObject({
-  allowedOrigins: z.array(z.string().max(300)).max(maxOrigins),
-})
 
 /** Why the allowed origins could not be read; the host is then refused (fail closed). */
 export class OriginsUnavailableError extends Error {
   override name = 'OriginsUnavailableError'
   constructor(
-    readonly reason: 'RATE_LIMITED' | 'SERVER_ERROR',
+    readonly reason: 'RATE_LIMITED' | 'SERVER_ERROR' | 'UNKNOWN_PROJECT',
     options?: ErrorOptions,
   ) {
     super(reason, options)
@@ -26,9 +21,10 @@ export class OriginsUnavailableError extends Error {
 }
 
 /**
- * The project's allowed origins. HTTP 429 throws RATE_LIMITED and 5xx throws
- * SERVER_ERROR; any other error gives an empty list (SPEC.md section 8), which
- * `Origin.isAllowed` reads as "dev defaults only".
+ * The project's allowed origins. HTTP 429 throws RATE_LIMITED, 5xx and a
+ * timeout throw SERVER_ERROR, and a 403 `unknown_project` throws
+ * UNKNOWN_PROJECT; any other error gives an empty list (SPEC.md section 8),
+ * which `Origin.isAllowed` reads as "dev defaults only".
  */
 export async function fetchAllowedOrigins(
   projectId: string,
@@ -43,26 +39,73 @@ export async function fetchAllowedOrigins(
       throw new OriginsUnavailableError('RATE_LIMITED', { cause: error })
     if (error instanceof HttpError && error.status >= 500)
       throw new OriginsUnavailableError('SERVER_ERROR', { cause: error })
+    // The service does not know the project: no list to fall back on, not even the dev defaults.
+    if (error instanceof HttpError && error.status === 403 && error.code === 'unknown_project')
+      throw new OriginsUnavailableError('UNKNOWN_PROJECT', { cause: error })
+    if (error instanceof RequestTimeoutError)
+      throw new OriginsUnavailableError('SERVER_ERROR', { cause: error })
     if (signal?.aborted) throw error
     return []
   }
 }
 
-/** Checks `hostOrigin` for `projectId`: the verification status the widget acts on. */
+/**
+ * The origins of the frames above the widget, its parent first, where the
+ * browser reports them (`location.ancestorOrigins`: Chromium and WebKit, not
+ * Firefox); otherwise none.
+ */
+export function readAncestorOrigins(): string[] {
+  if (typeof location === 'undefined' || !location.ancestorOrigins) return []
+  return Array.from(location.ancestorOrigins)
+}
+
+const refusals = {
+  RATE_LIMITED: 'rate_limited',
+  SERVER_ERROR: 'server_error',
+  UNKNOWN_PROJECT: 'unknown_project',
+} as const satisfies Record<OriginsUnavailableError['reason'], Verification>
+
+export type HostCheck = {
+  verification: Exclude<Verification, 'pending' | 'missing_project' | 'no_host'>
+  /** For `unverified`: the origin not allowed, the host's or an ancestor's. */
+  refusedOrigin: string | null
+}
+
+export type VerifyHostOptions = {
+  api?: Api
+  signal?: AbortSignal
+  /** Every ancestor's origin, parent first (`readAncestorOrigins()`); each must be allowed too. */
+  ancestorOrigins?: readonly string[]
+}
+
+/**
+ * Checks `hostOrigin` for `projectId`, and every ancestor origin with it: a
+ * page on an allowed origin framed by one that is not (nested framing,
+ * SECURITY.md 4) is refused, naming that ancestor.
+ */
 export async function verifyHost(
   hostOrigin: string,
   projectId: string,
-  options: { api?: Api; signal?: AbortSignal } = {},
-): Promise<Exclude<Verification, 'pending' | 'missing_project' | 'no_host'>> {
+  options: VerifyHostOptions = {},
+): Promise<HostCheck> {
+  const { ancestorOrigins = [] } = options
+  let allowedOrigins: string[]
   try {
-    const allowedOrigins = await fetchAllowedOrigins(projectId, options)
-    return isAllowed(hostOrigin, allowedOrigins) ? 'verified' : 'unverified'
+    allowedOrigins = await fetchAllowedOrigins(projectId, options)
   } catch (error) {
-    if (error instanceof OriginsUnavailableError)
-      return error.reason === 'RATE_LIMITED' ? 'rate_limited' : 'server_error'
-    throw error
+    if (!(error instanceof OriginsUnavailableError)) throw error
+    return { verification: refusals[error.reason], refusedOrigin: null }
   }
+  const refusedOrigin = [hostOrigin, ...ancestorOrigins].find(
+    (origin) => !isAllowed(origin, allowedOrigins),
+  )
+  return refusedOrigin === undefined
+    ? { verification: 'verified', refusedOrigin: null }
+    : { verification: 'unverified', refusedOrigin }
 }
+
+/** The alerts about the host's verification, cleared by the next check. */
+const verificationAlerts = new Set(['UNVERIFIED_DOMAIN', 'RATE_LIMITED', 'SERVER_ERROR'])
 
 /**
  * Runs the check for the handshake's host origin and records the outcome:
@@ -70,30 +113,42 @@ export async function verifyHost(
  * host) when the host is refused. Safe to call again (Retry).
  */
 export async function runVerification(
-  options: { api?: Api; target?: Store<WidgetState> } = {},
+  options: { api?: Api; target?: Store<WidgetState>; ancestorOrigins?: readonly string[] } = {},
 ): Promise<void> {
-  const { target = store } = options
+  const { target = store, ancestorOrigins = readAncestorOrigins() } = options
   const { hostOrigin, projectId } = target.getState()
   if (hostOrigin === null) return
   if (projectId === null) return target.setState({ verification: 'missing_project' })
   target.setState((state) => ({
     verification: 'pending',
-    alerts: state.alerts.filter(
-      (alert) => alert.code !== 'RATE_LIMITED' && alert.code !== 'SERVER_ERROR',
-    ),
+    refusedOrigin: null,
+    alerts: state.alerts.filter((alert) => !verificationAlerts.has(alert.code)),
   }))
-  let verification: Verification
+  let check: HostCheck
   try {
-    verification = await verifyHost(hostOrigin, projectId, options)
+    check = await verifyHost(hostOrigin, projectId, { ...options, ancestorOrigins })
   } catch {
     // Aborted or unexpected: fail closed, as for a server error.
-    verification = 'server_error'
+    check = { verification: 'server_error', refusedOrigin: null }
   }
-  target.setState({ verification })
-  const values = { origin: hostOrigin, projectId }
+  target.setState(check)
+  const { verification, refusedOrigin } = check
+  const values = { origin: refusedOrigin ?? hostOrigin, host: hostOrigin, projectId }
   if (verification === 'unverified')
     raiseAlert(
-      { code: 'UNVERIFIED_DOMAIN', message: t('alert.UNVERIFIED_DOMAIN.event', values) },
+      {
+        code: 'UNVERIFIED_DOMAIN',
+        message:
+          refusedOrigin === hostOrigin
+            ? t('alert.UNVERIFIED_DOMAIN.event', values)
+            : t('alert.UNVERIFIED_DOMAIN.ancestorEvent', values),
+      },
+      target,
+    )
+  // The host protocol has no code of its own for it: the domain cannot be verified.
+  if (verification === 'unknown_project')
+    raiseAlert(
+      { code: 'UNVERIFIED_DOMAIN', message: t('alert.unknownProject.event', values) },
       target,
     )
   if (verification === 'rate_limited')

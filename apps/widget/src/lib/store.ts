@@ -47,6 +47,8 @@ export type Verification =
   | 'unverified'
   | 'rate_limited'
   | 'server_error'
+  /** The API does not know the project id (403 `unknown_project`). */
+  | 'unknown_project'
   | 'missing_project'
   | 'no_host'
 
@@ -64,6 +66,8 @@ export type WidgetState = {
   hostOrigin: string | null
   projectId: string | null
   verification: Verification
+  /** For `unverified`: the origin not allowed, the host's or an ancestor's (nested framing). */
+  refusedOrigin: string | null
   secureFrame: SecureFrameStatus
   alerts: readonly WidgetAlert[]
 }
@@ -75,6 +79,7 @@ export const initialState: WidgetState = {
   hostOrigin: null,
   projectId: null,
   verification: 'pending',
+  refusedOrigin: null,
   secureFrame: 'idle',
   alerts: [],
 }

@@ -56,10 +56,27 @@ describe('withMinimumWait', () => {
     expect(settled).toHaveBeenCalledWith('slow')
   })
 
-  test('rejects as the promise does', async () => {
-    const result = withMinimumWait(Promise.reject(new Error('HTTP status code: 500')), 300)
-    const assertion = expect(result).rejects.toThrow('HTTP status code: 500')
-    await vi.advanceTimersByTimeAsync(300)
-    await assertion
+  test('rejects as the promise does, but not before the minimum has passed', async () => {
+    const failure = new Error('HTTP status code: 500')
+    const settled = vi.fn()
+    const rejected = vi.fn()
+    void withMinimumWait(Promise.reject(failure), 300).then(settled, rejected)
+    await vi.advanceTimersByTimeAsync(299)
+    expect(rejected).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(rejected).toHaveBeenCalledWith(failure)
+    expect(settled).not.toHaveBeenCalled()
+  })
+
+  test('a slow failure is not delayed further', async () => {
+    const rejected = vi.fn()
+    void withMinimumWait(
+      wait(800).then(() => Promise.reject(new Error('timeout'))),
+      300,
+    ).catch(rejected)
+    await vi.advanceTimersByTimeAsync(799)
+    expect(rejected).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(rejected).toHaveBeenCalledTimes(1)
   })
 })

@@ -4,10 +4,14 @@ export function wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-/** Resolves with `promise`'s value, but not before `ms` have passed (so a skeleton never just flashes). */
+/**
+ * Settles as `promise` does, but not before `ms` have passed, whether it
+ * resolves or rejects (so neither a skeleton nor an error just flashes).
+ */
 export async function withMinimumWait<value>(promise: Promise<value>, ms: number): Promise<value> {
-  const [value] = await Promise.all([promise, wait(ms)])
-  return value
+  const [result] = await Promise.allSettled([promise, wait(ms)])
+  if (result.status === 'rejected') throw result.reason
+  return result.value
 }
 
 export type Debounced<args extends unknown[]> = {

@@ -1,3 +1,4 @@
+import type { WalletEntry } from '@porthole/protocol/Api'
 import { walletsSearchEntries } from '@porthole/protocol/Constants'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
@@ -9,7 +10,7 @@ import { WalletError } from '../components/WalletError.js'
 import { WalletLogo } from '../components/WalletLogo.js'
 import { useInView } from '../hooks/useInView.js'
 import { useSearchTerm } from '../hooks/useSearchTerm.js'
-import { allWalletsQuery, type WalletEntry, walletSearchQuery } from '../lib/explorer.js'
+import { allWalletsQuery, walletSearchQuery } from '../lib/explorer.js'
 import { t } from '../lib/i18n.js'
 
 /** Every wallet, 40 per page with infinite scroll, and a search. */
@@ -49,7 +50,13 @@ function WalletBrowser() {
         />
       </div>
       <div className="-mx-4 h-[420px] max-h-[calc(100vh-10rem)] overflow-y-auto overscroll-contain px-4">
-        {search === '' ? <AllWalletsList /> : <SearchResults search={search} />}
+        {search === undefined ? (
+          <WalletGridSkeleton tiles={8} />
+        ) : search === '' ? (
+          <AllWalletsList />
+        ) : (
+          <SearchResults search={search} />
+        )}
       </div>
     </>
   )

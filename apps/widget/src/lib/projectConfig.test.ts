@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest'
+import type { Api } from './api.js'
+import { getProjectConfig } from './projectConfig.js'
+
+const features = {
+  email: true,
+  socials: ['google', 'x', 'farcaster', 'discord', 'apple', 'github', 'facebook'],
+  onramp: true,
+  swaps: false,
+  history: true,
+  analytics: false,
+}
+
+function configApi(body: unknown): Api {
+  return {
+    url: (path) => path,
+    get: async () => body,
+    getBlob: async () => new Blob(),
+    post: async () => undefined,
+    put: async () => undefined,
+    delete: async () => undefined,
+  }
+}
+
+describe('getProjectConfig', () => {
+  test('reads the features the API serves, Farcaster among the socials (SPEC 9 defaults)', async () => {
+    await expect(getProjectConfig({ api: configApi({ features }) })).resolves.toEqual({ features })
+  })
+
+  test.each([
+    ['an unknown social', { features: { ...features, socials: ['myspace'] } }],
+    ['an extra key', { features, admin: true }],
+    ['a missing feature', { features: { ...features, email: undefined } }],
+  ])('refuses %s', async (_, body) => {
+    await expect(getProjectConfig({ api: configApi(body) })).rejects.toThrow()
+  })
+})
