@@ -73,9 +73,22 @@ export function Modal() {
       if (!store.getState().open || !element || element.contains(event.target as Node)) return
       ;(focusables(element)[0] ?? document.getElementById(titleId))?.focus()
     }
+    // `open` can arrive before the host's focus reaches this frame, and a focus
+    // call made in an unfocused cross-origin frame is lost. When the frame gains
+    // focus with nothing in the card focused, focus the view's first control.
+    const onWindowFocus = () => {
+      const element = card.current
+      if (!store.getState().open || !element || element.contains(document.activeElement)) return
+      const view = body.current
+      ;((view && focusables(view)[0]) ?? document.getElementById(titleId))?.focus({
+        preventScroll: true,
+      })
+    }
     document.addEventListener('keydown', onKeyDown)
     document.addEventListener('focusin', onFocusIn)
+    window.addEventListener('focus', onWindowFocus)
     return () => {
+      window.removeEventListener('focus', onWindowFocus)
       document.removeEventListener('keydown', onKeyDown)
       document.removeEventListener('focusin', onFocusIn)
     }
