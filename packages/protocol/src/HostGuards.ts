@@ -29,6 +29,7 @@ export const longLength = 16_384
 export const providerEvents = ['connect', 'disconnect', 'accountsChanged', 'chainChanged'] as const
 export const alertCodes = [
   'UNVERIFIED_DOMAIN',
+  'UNKNOWN_PROJECT',
   'IFRAME_LOAD_FAILED',
   'IFRAME_REQUEST_TIMEOUT',
   'RATE_LIMITED',

@@ -4,7 +4,7 @@ import { dismissAlert } from '../lib/store.js'
 import { Notice, secondaryButton } from './Notice.js'
 
 /** Alerts about the host's verification are shown by `HostGate` instead. */
-const hostCodes = new Set(['UNVERIFIED_DOMAIN', 'RATE_LIMITED', 'SERVER_ERROR'])
+const hostCodes = new Set(['UNVERIFIED_DOMAIN', 'UNKNOWN_PROJECT', 'RATE_LIMITED', 'SERVER_ERROR'])
 
 /** Banners for the widget's other alerts (the secure frame failing to load). */
 export function Alerts() {

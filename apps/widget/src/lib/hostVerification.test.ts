@@ -272,7 +272,7 @@ describe('runVerification', () => {
     await runVerification({ api: originsApi(failWith(403, 'unknown_project')), target })
     expect(target.getState().verification).toBe('unknown_project')
     const [alert] = target.getState().alerts
-    expect(alert?.code).toBe('UNVERIFIED_DOMAIN')
+    expect(alert?.code).toBe('UNKNOWN_PROJECT')
     expect(alert?.message).toContain("Project 'no-such-project' is unknown")
     expect(alert?.message).toContain('npm run project -- create --id no-such-project')
     expect(alert?.message.length).toBeLessThanOrEqual(512)

@@ -105,7 +105,12 @@ export async function verifyHost(
 }
 
 /** The alerts about the host's verification, cleared by the next check. */
-const verificationAlerts = new Set(['UNVERIFIED_DOMAIN', 'RATE_LIMITED', 'SERVER_ERROR'])
+const verificationAlerts = new Set([
+  'UNVERIFIED_DOMAIN',
+  'UNKNOWN_PROJECT',
+  'RATE_LIMITED',
+  'SERVER_ERROR',
+])
 
 /**
  * Runs the check for the handshake's host origin and records the outcome:
@@ -148,7 +153,7 @@ export async function runVerification(
   // The host protocol has no code of its own for it: the domain cannot be verified.
   if (verification === 'unknown_project')
     raiseAlert(
-      { code: 'UNVERIFIED_DOMAIN', message: t('alert.unknownProject.event', values) },
+      { code: 'UNKNOWN_PROJECT', message: t('alert.unknownProject.event', values) },
       target,
     )
   if (verification === 'rate_limited')
