@@ -31,6 +31,8 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: 'e2e',
+  // e2e/support holds test parts with their own Vitest tests (`*.test.ts`).
+  testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -23,6 +23,15 @@ export default defineConfig({
       },
       { test: { name: 'widget', root: 'apps/widget', include: ['src/**/*.test.ts'] } },
       { test: { name: 'secure-frame', root: 'apps/secure-frame', include: ['src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'e2e-support',
+          root: 'e2e/support',
+          include: ['*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 })
