@@ -5,6 +5,7 @@ import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Config } from '../config.js'
 import { RegistryError } from '../errors.js'
+import { defaultFeatures } from '../schemas.js'
 import type { Db } from './db.js'
 
 /** The public WalletConnect v1 registry shipped in `apps/api/data/wallet-registry/`. */
@@ -16,16 +17,6 @@ export const devProjectName = 'Porthole dev'
 
 /** The demo host page, on both loopback names. */
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
-
-/** Embedded login features are turned on once they work. */
-export const devProjectFeatures: Api.Features = {
-  email: false,
-  socials: [],
-  onramp: false,
-  swaps: false,
-  history: false,
-  analytics: true,
-}
 
 /**
  * One entry of `wallets.json` (v1 format; fields the API does not use are
@@ -124,7 +115,7 @@ export async function seed(
           config.devProjectId,
           devProjectName,
           JSON.stringify(devProjectOrigins),
-          JSON.stringify(devProjectFeatures),
+          JSON.stringify(defaultFeatures),
         ],
       )
     }

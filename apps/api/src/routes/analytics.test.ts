@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject } from '../projects.js'
+import { defaultFeatures } from '../schemas.js'
 import { maxEventBytes } from './analytics.js'
 
 let testDb: TestDb
@@ -16,14 +17,7 @@ beforeAll(async () => {
   await createProject(testDb.db, {
     id: 'quiet',
     name: 'No analytics',
-    features: {
-      email: false,
-      socials: [],
-      onramp: false,
-      swaps: false,
-      history: false,
-      analytics: false,
-    },
+    features: { ...defaultFeatures, analytics: false },
   })
 })
 afterAll(() => testDb?.close())
