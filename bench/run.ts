@@ -58,7 +58,7 @@ function ensureBuilt() {
 type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }
 
 /** The entry chunk and everything it imports statically: the JS the Connect view needs. */
-export function initialChunks(manifest: Record<string, ManifestChunk>): string[] {
+function initialChunks(manifest: Record<string, ManifestChunk>): string[] {
   const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
   if (!entry) throw new Error('The widget manifest has no entry.')
   const files = new Set<string>()
