@@ -3,6 +3,7 @@
  * the widget and secure frame that read them: one schema each, so the two
  * sides cannot drift apart.
  */
+import { Caip2, Evm, Solana } from '@porthole/chains'
 import { z } from './zod.js'
 
 /** A project id: letters, digits, `-` and `_`, at most 64 characters, starting with a letter or digit. */
@@ -42,7 +43,36 @@ export const Features = z.strictObject({
 })
 export type Features = z.infer<typeof Features>
 
-export const ProjectConfig = z.strictObject({ features: Features })
+/**
+ * The networks a project may offer, as CAIP-2 ids: the 24 public EVM networks,
+ * the local chain (`eip155:31337`) and the 3 Solana networks, from the tables
+ * of `@porthole/chains`. Bitcoin is not offered.
+ */
+export const networkIds = /* @__PURE__ */ [...Evm.all, ...Solana.all].map(
+  (network) => network.caipNetworkId,
+)
+
+/** A network a project may offer: a CAIP-2 id (`namespace:reference`) among {@link networkIds}. */
+export const NetworkId = z
+  .string()
+  .refine(Caip2.validate, { error: 'must be a CAIP-2 network id such as eip155:1', abort: true })
+  .refine((value) => (networkIds as readonly string[]).includes(value), 'unknown network')
+export type NetworkId = z.infer<typeof NetworkId>
+
+/** At most this many networks per project. */
+export const maxNetworks = 64
+
+/** The networks of a new project: Ethereum mainnet, the default network (SPEC section 9). */
+export const defaultNetworks = ['eip155:1'] as const
+
+/**
+ * A project's configuration, as `GET /appkit/v1/config` serves it. The first
+ * of `networks` is the project's default network.
+ */
+export const ProjectConfig = z.strictObject({
+  features: Features,
+  networks: z.array(NetworkId).min(1).max(maxNetworks),
+})
 export type ProjectConfig = z.infer<typeof ProjectConfig>
 
 const text = z.string().max(2048)

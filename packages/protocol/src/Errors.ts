@@ -1,14 +1,20 @@
+// The codes the protocol's own errors use, as constants a small bundle can take alone.
+const unsupportedMethod = 4200
+const disconnected = 4900
+const invalidParams = -32602
+const internal = -32603
+
 /** Error codes that travel across frames: EIP-1193 and JSON-RPC. */
 export const ErrorCode = {
   userRejected: 4001,
   unauthorized: 4100,
-  unsupportedMethod: 4200,
-  disconnected: 4900,
+  unsupportedMethod,
+  disconnected,
   chainDisconnected: 4901,
   unknownChain: 4902,
-  invalidParams: -32602,
+  invalidParams,
   methodNotFound: -32601,
-  internal: -32603,
+  internal,
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
@@ -19,11 +25,17 @@ export const TimeoutReason = {
 } as const
 export type TimeoutReason = (typeof TimeoutReason)[keyof typeof TimeoutReason]
 
+// The messages that travel with protocol errors, as separate constants so a
+// bundle that needs only these (the loader) leaves the rest of the copy out.
+const requestAborted = 'Request was aborted'
+const somethingWentWrong = 'Something went wrong'
+const frameErrorWithoutMessage = 'An error occurred'
+
 /** User-facing copy of the seed's catalogue (shared/SPEC.md section 8). */
 export const ErrorMessage = {
-  requestAborted: 'Request was aborted',
-  somethingWentWrong: 'Something went wrong',
-  frameErrorWithoutMessage: 'An error occurred',
+  requestAborted,
+  somethingWentWrong,
+  frameErrorWithoutMessage,
   rpcNotAllowed: 'Requested RPC call is not allowed',
   rpcNotAllowedUi: 'Action not allowed',
   iframeNotSet: 'W3mFrame: iframe is not set',
@@ -79,35 +91,35 @@ export class UserRejectedError extends RpcError {
 export class DisconnectedError extends RpcError {
   override name = 'DisconnectedError'
   constructor(message = 'The provider is disconnected.') {
-    super(ErrorCode.disconnected, message)
+    super(disconnected, message)
   }
 }
 
 export class UnsupportedMethodError extends RpcError {
   override name = 'UnsupportedMethodError'
   constructor(method: string) {
-    super(ErrorCode.unsupportedMethod, `Unsupported method: ${method}`)
+    super(unsupportedMethod, `Unsupported method: ${method}`)
   }
 }
 
 export class InvalidParamsError extends RpcError {
   override name = 'InvalidParamsError'
   constructor(message = 'Invalid parameters.') {
-    super(ErrorCode.invalidParams, message)
+    super(invalidParams, message)
   }
 }
 
 export class TimeoutError extends RpcError {
   override name = 'TimeoutError'
   constructor(reason: TimeoutReason, message = 'The request timed out.') {
-    super(ErrorCode.internal, message, { reason })
+    super(internal, message, { reason })
   }
 }
 
 export class AbortedError extends RpcError {
   override name = 'AbortedError'
   constructor() {
-    super(ErrorCode.internal, ErrorMessage.requestAborted)
+    super(internal, requestAborted)
   }
 }
 
@@ -118,14 +130,10 @@ export class AbortedError extends RpcError {
  */
 export function toRpcErrorShape(error: unknown): RpcErrorShape {
   if (error instanceof RpcError) return error.toJSON()
-  return { code: ErrorCode.internal, message: ErrorMessage.somethingWentWrong }
+  return { code: internal, message: somethingWentWrong }
 }
 
 /** Rebuilds an error received across a frame. */
 export function fromRpcErrorShape(shape: RpcErrorShape): RpcError {
-  return new RpcError(
-    shape.code,
-    shape.message || ErrorMessage.frameErrorWithoutMessage,
-    shape.data,
-  )
+  return new RpcError(shape.code, shape.message || frameErrorWithoutMessage, shape.data)
 }

@@ -6,16 +6,20 @@
 
 import type { Infer } from './Contract.js'
 import {
+  alertCodePattern,
   alertCodes,
   caip2Pattern,
   caip10Pattern,
   channel,
   initialState,
   longLength,
+  maxHostWallets,
+  maxIconLength,
   providerEvents,
   shortLength,
+  viewPattern,
 } from './HostGuards.js'
-import { connectionStatuses, themes, views } from './Views.js'
+import { connectionStatuses, themes, type View, views } from './Views.js'
 import { z } from './zod.js'
 
 export { channel, initialState }
@@ -35,7 +39,7 @@ export type Session = z.infer<typeof Session>
 
 export const State = z.strictObject({
   open: z.boolean(),
-  view: z.enum(views),
+  view: z.custom<View>((value) => typeof value === 'string' && viewPattern.test(value)),
   status: z.enum(connectionStatuses),
   caipAddress: caip10.nullable(),
   address: short.nullable(),
@@ -57,13 +61,49 @@ export const ProviderRequest = z.strictObject({
 })
 export type ProviderRequest = z.infer<typeof ProviderRequest>
 
+/**
+ * A wallet injected into the host page (EIP-6963's provider info), which the
+ * loader offers to the widget. The icon is a data URI, as EIP-6963 requires,
+ * or empty for a legacy `window.ethereum`.
+ */
+export const HostWallet = z.strictObject({
+  uuid: short,
+  name: short,
+  icon: z.union([
+    z.literal(''),
+    z
+      .string()
+      .max(maxIconLength)
+      .regex(/^data:image\//),
+  ]),
+  rdns: short,
+})
+export type HostWallet = z.infer<typeof HostWallet>
+
+/** A request the widget makes of a host wallet, by its EIP-6963 uuid. */
+export const HostWalletRequest = z.strictObject({
+  uuid: short,
+  method: z.string().min(1).max(shortLength),
+  params: ProviderRequest.shape.params,
+})
+export type HostWalletRequest = z.infer<typeof HostWalletRequest>
+
+/** An EIP-1193 event of a host wallet the widget has used. */
+export const HostWalletEvent = z.strictObject({
+  uuid: short,
+  event: z.enum(providerEvents),
+  data: z.unknown().optional(),
+})
+export type HostWalletEvent = z.infer<typeof HostWalletEvent>
+
 /** Alerts the widget raises; the loader tells the site's developer (console) about them. */
 export { alertCodes }
 export const Alert = z.strictObject({
-  code: z.enum(alertCodes),
+  code: z.string().regex(alertCodePattern),
   message: z.string().max(shortLength * 4),
 })
 export type Alert = z.infer<typeof Alert>
+export type AlertCode = (typeof alertCodes)[number]
 
 const none = z.undefined()
 
@@ -76,12 +116,21 @@ export const widget = {
     disconnect: { params: none, result: none },
     providerRequest: { params: ProviderRequest, result: z.unknown() },
   },
-  events: {},
+  events: {
+    /** The host page's wallets, sent after the handshake and on every change. */
+    hostWallets: z.strictObject({ wallets: z.array(HostWallet).max(maxHostWallets) }),
+    hostWalletEvent: HostWalletEvent,
+  },
 } as const
 
-/** What the loader answers (nothing yet), and the events it receives from the widget. */
+/**
+ * What the loader answers (requests to the host page's wallets, which only the
+ * widget may drive), and the events it receives from the widget.
+ */
 export const host = {
-  requests: {},
+  requests: {
+    hostWalletRequest: { params: HostWalletRequest, result: z.unknown() },
+  },
   events: {
     state: State,
     providerEvent: ProviderEvent,

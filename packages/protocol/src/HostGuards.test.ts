@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import * as Host from './Host.js'
-import { parseAlert, parseProviderEvent, parseState } from './HostGuards.js'
+import { parseAlert, parseHostWalletRequest, parseProviderEvent, parseState } from './HostGuards.js'
 
 const accepts = (parse: (value: unknown) => unknown, value: unknown) => {
   try {
@@ -87,6 +87,32 @@ describe('inv-18 parseAlert', () => {
       fc.property(fc.oneof(alert, fc.anything()), (value) => {
         expect(accepts(parseAlert, value)).toBe(Host.Alert.safeParse(value).success)
       }),
+    )
+  })
+})
+
+describe('inv-18 parseHostWalletRequest', () => {
+  test('agrees with the zod HostWalletRequest schema', () => {
+    const request = fc.record(
+      {
+        uuid: fc.oneof(fc.uuid(), fc.string({ maxLength: 200 }), fc.nat()),
+        method: fc.oneof(fc.constantFrom('', 'eth_accounts'), fc.string({ maxLength: 200 })),
+        params: fc.oneof(
+          fc.array(fc.anything()),
+          fc.dictionary(fc.string(), fc.anything()),
+          fc.constantFrom(null, 'x', 1),
+        ),
+        y: fc.nat(),
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(fc.oneof(request, fc.anything()), (value) => {
+        expect(accepts(parseHostWalletRequest, value)).toBe(
+          Host.HostWalletRequest.safeParse(value).success,
+        )
+      }),
+      { numRuns: 2000 },
     )
   })
 })

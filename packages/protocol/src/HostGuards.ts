@@ -3,8 +3,8 @@
  * the schemas of `Host.ts` (a fast-check test proves they agree). Each throws
  * on anything the schema refuses.
  */
-import type { Alert, ProviderEvent, Session, State } from './Host.js'
-import { connectionStatuses, isView } from './Views.js'
+import type { Alert, HostWalletRequest, ProviderEvent, Session, State } from './Host.js'
+import { connectionStatuses } from './Views.js'
 import { hasKeys } from './Wire.js'
 
 /** The host ↔ widget channel's name (re-exported by `Host.ts`). */
@@ -26,7 +26,12 @@ export const caip2Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
 export const caip10Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$/
 export const shortLength = 128
 export const longLength = 16_384
+/** EIP-6963 icons are data URIs; a larger one is sent as empty (16 of them stay under maxMessageBytes). */
+export const maxIconLength = 12_288
+export const maxHostWallets = 16
 export const providerEvents = ['connect', 'disconnect', 'accountsChanged', 'chainChanged'] as const
+/** The alert codes this widget raises. The wire accepts any upper-case code, so a loader
+ * bundled by a site keeps working when a newer widget adds one. */
 export const alertCodes = [
   'UNVERIFIED_DOMAIN',
   'UNKNOWN_PROJECT',
@@ -35,6 +40,13 @@ export const alertCodes = [
   'RATE_LIMITED',
   'SERVER_ERROR',
 ] as const
+export const alertCodePattern = /^[A-Z][A-Z_]{0,63}$/
+/**
+ * A view name as the host sees it in the state. Like alert codes, any
+ * well-formed name passes, so a loader bundled by a site keeps working when a
+ * newer widget adds a view (the widget itself accepts only the views it has).
+ */
+export const viewPattern = /^[A-Z][A-Za-z]{0,47}$/
 
 type Fields = Record<string, unknown>
 const invalid = (what: string): never => {
@@ -72,7 +84,7 @@ export function parseState(value: unknown): State {
   const state = value as Fields
   const ok =
     typeof state.open === 'boolean' &&
-    isView(state.view) &&
+    isMatch(viewPattern)(state.view) &&
     (connectionStatuses as readonly unknown[]).includes(state.status) &&
     nullable(state.caipAddress, isMatch(caip10Pattern)) &&
     nullable(state.address, isString(shortLength)) &&
@@ -93,7 +105,18 @@ export function parseProviderEvent(value: unknown): ProviderEvent {
 export function parseAlert(value: unknown): Alert {
   if (!hasKeys(value, ['code', 'message'])) return invalid('alert')
   const { code, message } = value as Fields
-  return (alertCodes as readonly unknown[]).includes(code) && isString(shortLength * 4)(message)
+  return isMatch(alertCodePattern)(code) && isString(shortLength * 4)(message)
     ? (value as Alert)
     : invalid('alert')
+}
+
+export function parseHostWalletRequest(value: unknown): HostWalletRequest {
+  if (!hasKeys(value, ['uuid', 'method'], ['params'])) return invalid('host wallet request')
+  const { uuid, method, params } = value as Fields
+  return isString(shortLength)(uuid) &&
+    isString(shortLength)(method) &&
+    (method as string).length > 0 &&
+    (params === undefined || Array.isArray(params) || isRecord(params))
+    ? (value as HostWalletRequest)
+    : invalid('host wallet request')
 }

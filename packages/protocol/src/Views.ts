@@ -14,6 +14,10 @@ export const views = [
   'UnsupportedChain',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
+  // Not named by the seed, which says only that the send flow and signing exist.
+  'WalletSend',
+  'WalletSendPreview',
+  'SignMessage',
 ] as const
 export type View = (typeof views)[number]
 
