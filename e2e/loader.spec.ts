@@ -107,14 +107,17 @@ test.describe('loader with the widget', () => {
     await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
   })
 
-  test('provider.request({ method: eth_accounts }) rejects with 4900 while disconnected', async ({
+  test('with no wallet connected, eth_accounts is empty and signing rejects 4100', async ({
     page,
   }) => {
     await openDemo(page)
-    expect(await rejectionOf(page, { method: 'eth_accounts' })).toMatchObject({
-      code: 4900,
-      isError: true,
-    })
+    const accounts = await page.evaluate(() =>
+      (window as unknown as Scope).Wallet.provider.request({ method: 'eth_accounts' }),
+    )
+    expect(accounts).toEqual([])
+    expect(
+      await rejectionOf(page, { method: 'personal_sign', params: ['0x68690a', '0x0'] }),
+    ).toMatchObject({ code: 4100, isError: true })
   })
 
   test('bad request arguments reject with -32602 and a clear message', async ({ page }) => {
@@ -181,7 +184,7 @@ test.describe('loader with the widget', () => {
     await expect(frame(page)).toHaveCount(0)
   })
 
-  test('the frame is sandboxed without top navigation and grants no permissions', async ({
+  test('the frame is sandboxed without top navigation and grants clipboard-write only', async ({
     page,
   }) => {
     await openDemo(page)
@@ -189,7 +192,7 @@ test.describe('loader with the widget', () => {
       'sandbox',
       'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
     )
-    await expect(frame(page)).not.toHaveAttribute('allow', /.*/)
+    await expect(frame(page)).toHaveAttribute('allow', 'clipboard-write')
     await expect(frame(page)).toHaveAttribute(
       'src',
       `${widgetOrigin}/?projectId=porthole-dev&theme=system`,

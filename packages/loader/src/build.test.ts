@@ -28,10 +28,11 @@ describe('buildLoader', () => {
     expect(built.text).not.toMatch(/["'`]\*["'`]/)
   })
 
-  test('the frame is created without allow-top-navigation and without permissions', () => {
+  test('the frame is created without allow-top-navigation, granted clipboard-write only', () => {
     expect(loader.text).toContain(
       'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
     )
-    expect(loader.text).not.toMatch(/allow-top-navigation|\.allow\s*=|"allow"/)
+    expect(loader.text).not.toMatch(/allow-top-navigation|"allow"/)
+    expect(loader.text.match(/\.allow\s*=\s*"([^"]*)"/g)).toEqual(['.allow="clipboard-write"'])
   })
 })

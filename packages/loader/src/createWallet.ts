@@ -18,11 +18,13 @@ import {
   channel as channelName,
   initialState,
   parseAlert,
+  parseHostWalletRequest,
   parseProviderEvent,
   parseState,
 } from '@porthole/protocol/HostGuards'
 import type { Theme, View } from '@porthole/protocol/Views'
 import { announce, toDetail } from './internal/eip6963.js'
+import { discoverHostWallets } from './internal/hostWallets.js'
 import { createProvider, notify, type Provider } from './internal/provider.js'
 
 export type { State, Theme, View }
@@ -68,7 +70,7 @@ const none = (value: unknown): undefined => {
 }
 
 const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
-  params: {},
+  params: { hostWalletRequest: parseHostWalletRequest },
   events: { state: parseState, providerEvent: parseProviderEvent, alert: parseAlert },
   results: {
     open: none,
@@ -193,6 +195,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         created.on('state', onState)
         created.on('providerEvent', emit)
         created.on('alert', ({ message }) => warn(message))
+        created.handle('hostWalletRequest', hostWallets.request)
+        created.emit('hostWallets', { wallets: hostWallets.list() })
         for (const [resolve] of waiting.splice(0)) resolve(created)
       },
       () => {
@@ -216,11 +220,18 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   iframe.src = `${widgetUrl}/?${new URLSearchParams({ projectId, theme })}`
   iframe.title = 'Porthole wallet'
   iframe.setAttribute('sandbox', sandbox)
+  // Copying an address or a pairing link is the only permission the widget uses.
+  iframe.allow = 'clipboard-write'
   iframe.style.cssText = frameStyle
   if (document.body) mount()
   else document.addEventListener('DOMContentLoaded', mount, { once: true })
 
   const stopAnnouncing = announce(toDetail(provider))
+  const hostWallets = discoverHostWallets(
+    provider,
+    (wallets) => channel?.emit('hostWallets', { wallets }),
+    (event) => channel?.emit('hostWalletEvent', event),
+  )
 
   return Object.freeze({
     open(options?: OpenOptions) {
@@ -249,6 +260,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       observer.disconnect()
       document.removeEventListener('DOMContentLoaded', mount)
       stopAnnouncing()
+      hostWallets.stop()
       failure = undefined
       fail(new DisconnectedError('Porthole was destroyed.'))
       iframe.remove()

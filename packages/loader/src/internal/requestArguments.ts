@@ -7,7 +7,11 @@ export const maxMethodLength = 128
 /** Room left for the envelope of the message that carries the params. */
 export const maxParamsLength = maxMessageBytes - 1024
 
-const invalid = (message: string) => new InvalidParamsError(`Invalid request arguments: ${message}`)
+// One message for every refusal: the loader's bytes are scarce, and it names the whole contract.
+const invalid = () =>
+  new InvalidParamsError(
+    'Invalid request arguments: expected { method, params? } (see the README).',
+  )
 
 /**
  * Checks the argument of an EIP-1193 `request` and returns what is sent to the
@@ -16,11 +20,9 @@ const invalid = (message: string) => new InvalidParamsError(`Invalid request arg
  * Throws an `InvalidParamsError` (-32602) on anything else.
  */
 export function toProviderRequest(args: unknown): ProviderRequest {
-  if (typeof args !== 'object' || args === null || Array.isArray(args))
-    throw invalid('expected { method, params? }.')
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid()
   const { method, params } = args as { method?: unknown; params?: unknown }
-  if (typeof method !== 'string' || !method || method.length > maxMethodLength)
-    throw invalid('method must be a non-empty string (at most 128 characters).')
+  if (typeof method !== 'string' || !method || method.length > maxMethodLength) throw invalid()
   if (params === undefined) return { method }
   let json: string | undefined
   let value: unknown
@@ -28,8 +30,7 @@ export function toProviderRequest(args: unknown): ProviderRequest {
     json = JSON.stringify(params)
     value = JSON.parse(json)
   } catch {}
-  if (typeof value !== 'object' || value === null)
-    throw invalid('params must be a JSON array or object.')
-  if ((json as string).length > maxParamsLength) throw invalid('params too large.')
+  if (typeof value !== 'object' || value === null) throw invalid()
+  if ((json as string).length > maxParamsLength) throw invalid()
   return { method, params: value as ProviderRequest['params'] }
 }
