@@ -8,6 +8,7 @@ import { createConfigRoutes } from './routes/config.js'
 import { createExplorerRoutes } from './routes/explorer.js'
 import { createOriginsRoutes } from './routes/origins.js'
 import { createRpcRoutes } from './routes/rpc.js'
+import { createTokensRoutes } from './routes/tokens.js'
 
 export type CreateAppOptions = {
   config: Config
@@ -23,7 +24,7 @@ const corsMaxAgeSeconds = 600
 
 /**
  * The API as a Hono app: the wallet provider's services (explorer, config,
- * origins, analytics, RPC proxy). Used by the server and by the tests.
+ * origins, analytics, RPC proxy, token lists). Used by the server and by the tests.
  * The database must be migrated (and seeded) first.
  */
 export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOptions): Hono {
@@ -68,6 +69,7 @@ export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOption
   app.route('/', createOriginsRoutes({ db }))
   app.route('/', createAnalyticsRoutes({ db }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
+  app.route('/', createTokensRoutes({ db, config }))
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname.slice(0, 200)

@@ -40,7 +40,43 @@ describe('npm run project -- create', () => {
       name: 'Acme shop',
       allowedOrigins: ['https://shop.acme.example', 'https://*.b.example'],
       features: { email: false, analytics: true },
+      networks: ['eip155:1'],
     })
+    expect(result.out).toContain('networks: eip155:1 (default)')
+  })
+
+  test('takes the networks from --networks, the first being the default', async () => {
+    const result = await run(
+      'create',
+      '--id',
+      'multichain',
+      '--name',
+      'M',
+      '--networks',
+      'eip155:8453,eip155:1',
+      '--networks',
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    )
+    expect(result).toMatchObject({ code: 0, err: '' })
+    expect(result.out).toContain(
+      'networks: eip155:8453 (default) eip155:1 solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    )
+    expect((await getProject(testDb.db, 'multichain'))?.networks).toEqual([
+      'eip155:8453',
+      'eip155:1',
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    ])
+  })
+
+  test.each([
+    ['eip155:1,eip155:424242', /Unknown network 'eip155:424242'\. Known networks .*eip155: 1 /],
+    ['', /A project needs at least one network/],
+    ['eip155-1', /'eip155-1' is not a CAIP-2 network id/],
+  ])('refuses --networks %j and creates nothing', async (networks, message) => {
+    const result = await run('create', '--id', 'netless', '--name', 'N', '--networks', networks)
+    expect(result.code).toBe(1)
+    expect(result.err).toMatch(message)
+    expect(await getProject(testDb.db, 'netless')).toBeUndefined()
   })
 
   test('refuses a public-suffix wildcard and creates nothing', async () => {
@@ -112,12 +148,72 @@ describe('npm run project -- set-origins', () => {
   })
 })
 
+describe('npm run project -- set-networks', () => {
+  test('replaces the networks, in the order given', async () => {
+    await run('create', '--id', 'chains', '--name', 'C')
+    const result = await run(
+      'set-networks',
+      '--id',
+      'chains',
+      '--networks',
+      'eip155:31337, eip155:1,eip155:11155111',
+    )
+    expect(result).toMatchObject({ code: 0, err: '' })
+    expect(result.out).toContain("Updated the networks of 'chains'.")
+    expect(result.out).toContain('networks: eip155:31337 (default) eip155:1 eip155:11155111')
+    expect((await getProject(testDb.db, 'chains'))?.networks).toEqual([
+      'eip155:31337',
+      'eip155:1',
+      'eip155:11155111',
+    ])
+  })
+
+  test.each([
+    [
+      'an unknown network',
+      'eip155:1,eip155:999',
+      /^Error: Unknown network 'eip155:999'\. Known networks \(CAIP-2 namespace: references\): eip155: 1 .* 31337; solana: 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp /,
+    ],
+    ['a Bitcoin network', 'bip122:000000000019d6689c085ae165831e93', /Unknown network 'bip122:/],
+    ['an empty list', '', /^Error: A project needs at least one network/],
+    ['an empty entry', 'eip155:1,', /^Error: '' is not a CAIP-2 network id/],
+    ['a malformed id', 'ethereum', /^Error: 'ethereum' is not a CAIP-2 network id/],
+    ['a CAIP-10 account', 'eip155:1:0xabc', /'eip155:1:0xabc' is not a CAIP-2 network id/],
+  ])('refuses %s and keeps the stored list', async (_, networks, message) => {
+    await run('create', '--id', 'steady', '--name', 'S', '--networks', 'eip155:8453')
+    const result = await run('set-networks', '--id', 'steady', '--networks', networks)
+    expect(result.code).toBe(1)
+    expect(result.err).toMatch(message)
+    expect((await getProject(testDb.db, 'steady'))?.networks).toEqual(['eip155:8453'])
+  })
+
+  test.each([
+    [['set-networks', '--networks', 'eip155:1'], /--id is required/],
+    [['set-networks', '--id', 'steady'], /--networks is required/],
+    [['set-networks', '--id', 'steady', 'eip155:1'], /Unexpected argument 'eip155:1'/],
+  ])('refuses %j with a usage error', async (argv, message) => {
+    const result = await run(...argv)
+    expect(result.code).toBe(1)
+    expect(result.err).toMatch(message)
+    expect(result.err).toMatch(/Usage: npm run project/)
+  })
+
+  test('refuses an unknown project', async () => {
+    const result = await run('set-networks', '--id', 'ghost', '--networks', 'eip155:1')
+    expect(result.code).toBe(1)
+    expect(result.err).toMatch(/No project with id 'ghost'/)
+  })
+})
+
 describe('npm run project -- list', () => {
   test('lists projects with origins and features', async () => {
     const result = await run('list')
     expect(result.code).toBe(0)
     expect(result.out).toContain('porthole-dev  Porthole dev')
     expect(result.out).toContain('http://127.0.0.1:5170')
+    expect(result.out).toContain(
+      'networks: eip155:31337 (default) eip155:1 eip155:11155111 eip155:8453',
+    )
     expect(result.out).toMatch(/features: email=false socials=- onramp=false/)
   })
 
@@ -133,9 +229,22 @@ describe('npm run project -- list', () => {
     expect(result.out).not.toMatch(/raw {2}Raw\n {2}origins: \(none: dev hosts only\)/)
   })
 
-  test('help prints the usage', async () => {
+  test('marks stored networks that are unknown, and serves the default when none is left', async () => {
+    await testDb.db.query(
+      `INSERT INTO projects (id, name, features, networks)
+       VALUES ('oldnet', 'Old', '{}'::jsonb, '["eip155:999"]'::jsonb)`,
+    )
+    const result = await run('list')
+    expect(result.out).toMatch(
+      /oldnet {2}Old\n.*\n {2}networks: eip155:1 \(default\) eip155:999 \(unknown, never served\)/,
+    )
+  })
+
+  test('help prints the usage and the known networks', async () => {
     const result = await run('help')
     expect(result.code).toBe(0)
     expect(result.out).toMatch(/Usage: npm run project -- <command>/)
+    expect(result.out).toMatch(/set-networks --id ID --networks NETWORK,\.\.\./)
+    expect(result.out).toMatch(/\n {2}eip155: 1 11155111 .* 31337\n {2}solana: /)
   })
 })

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { Db } from './db/db.js'
-import { BaseError, InvalidOriginError, ProjectError } from './errors.js'
-import { createProject, listProjects, setProjectOrigins } from './projects.js'
+import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './errors.js'
+import { describeKnownNetworks, splitNetworkList } from './networks.js'
+import { createProject, listProjects, setProjectNetworks, setProjectOrigins } from './projects.js'
 import type { Project } from './schemas.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
@@ -10,19 +11,25 @@ Usage: npm run project -- <command> [options]
 
 Commands:
   list
-      List every project with its allowed origins and features.
-  create --id ID --name NAME [--origin ORIGIN]...
+      List every project with its allowed origins, networks and features.
+  create --id ID --name NAME [--origin ORIGIN]... [--networks NETWORK,...]
       Create a project. Each --origin is an exact origin (https://app.example.com,
       http://localhost:3000) or a wildcard under a domain you own
       (https://*.example.com). With no --origin the list is empty: the widget then
       allows only the dev hosts (localhost, 127.0.0.1, *.localhost).
+      With no --networks the project offers eip155:1 (Ethereum) only.
   set-origins --id ID (--origin ORIGIN... | --clear)
       Replace a project's allowed origins; --clear empties the list.
+  set-networks --id ID --networks NETWORK,...
+      Replace the networks the widget offers, as CAIP-2 ids separated by commas
+      (eip155:31337,eip155:1,eip155:8453); the first is the default network.
   help
       Show this text.
 
 Wildcards under public suffixes (https://*.vercel.app, https://*.pages.dev,
 https://*.com) are refused: list each such origin exactly.
+Known networks (CAIP-2 namespace: references):
+  ${describeKnownNetworks('\n  ')}
 With PGlite, stop the API server first (one process may open it at a time).`
 
 export type CommandIo = {
@@ -57,6 +64,7 @@ export async function runProjectCommand(
               id: { type: 'string' },
               name: { type: 'string' },
               origin: { type: 'string', multiple: true },
+              networks: { type: 'string', multiple: true },
             },
             strict: true,
           }),
@@ -67,6 +75,7 @@ export async function runProjectCommand(
           id,
           name,
           allowedOrigins: values.origin ?? [],
+          ...(values.networks && { networks: splitNetworkList(values.networks) }),
         })
         out(`Created project '${project.id}'.`)
         out(describe(project))
@@ -97,6 +106,24 @@ export async function runProjectCommand(
         out(describe(project))
         return 0
       }
+      case 'set-networks': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              networks: { type: 'string', multiple: true },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        if (values.networks === undefined) throw new UsageError('--networks is required')
+        const project = await setProjectNetworks(db, id, splitNetworkList(values.networks))
+        out(`Updated the networks of '${project.id}'.`)
+        out(describe(project))
+        return 0
+      }
       case undefined:
       case 'help':
       case '--help':
@@ -112,7 +139,11 @@ export async function runProjectCommand(
       err(usage)
       return 1
     }
-    if (error instanceof ProjectError || error instanceof InvalidOriginError) {
+    if (
+      error instanceof ProjectError ||
+      error instanceof InvalidOriginError ||
+      error instanceof InvalidNetworkError
+    ) {
       err(`Error: ${error.shortMessage}`)
       return 1
     }
@@ -142,8 +173,14 @@ function describe(project: Project): string {
     project.allowedOrigins.length > 0 || refused.length > 0
       ? [...project.allowedOrigins.map((origin) => `\n    ${origin}`), ...refused].join('')
       : ' (none: dev hosts only)'
+  const [defaultNetwork, ...otherNetworks] = project.networks
+  const networks = [
+    `${defaultNetwork} (default)`,
+    ...otherNetworks,
+    ...project.refusedNetworks.map((network) => `${network} (unknown, never served)`),
+  ].join(' ')
   const features = Object.entries(project.features)
     .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') || '-' : value}`)
     .join(' ')
-  return `${project.id}  ${project.name}\n  origins:${origins}\n  features: ${features}`
+  return `${project.id}  ${project.name}\n  origins:${origins}\n  networks: ${networks}\n  features: ${features}`
 }

@@ -1,5 +1,6 @@
+import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
-import { configFromEnv, defaultPgliteDir, repoRoot } from './config.js'
+import { configFromEnv, defaultPgliteDir, defaultTokenLists, repoRoot } from './config.js'
 import { ConfigError } from './errors.js'
 
 describe('configFromEnv', () => {
@@ -11,10 +12,49 @@ describe('configFromEnv', () => {
       pgliteDir: defaultPgliteDir,
       corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
       rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
+      tokenLists: defaultTokenLists,
       devProjectId: 'porthole-dev',
       seedDevProject: true,
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
+  })
+
+  test('lists the stablecoins of Ethereum, Base and Sepolia by default', () => {
+    const { tokenLists } = configFromEnv({})
+    const symbols = Object.fromEntries(
+      Object.entries(tokenLists).map(([chainId, tokens]) => [
+        chainId,
+        tokens.map((token) => `${token.symbol} ${token.address} ${token.decimals}`),
+      ]),
+    )
+    expect(symbols).toEqual({
+      'eip155:1': [
+        'USDC 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 6',
+        'USDT 0xdAC17F958D2ee523a2206206994597C13D831ec7 6',
+        'DAI 0x6B175474E89094C44Da98b954EedeAC495271d0F 18',
+      ],
+      'eip155:8453': ['USDC 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 6'],
+      'eip155:11155111': ['USDC 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238 6'],
+    })
+    for (const tokens of Object.values(tokenLists)) TokenList.parse({ tokens })
+  })
+
+  test('TOKENS replaces the lists of the chains it names and keeps the other defaults', () => {
+    const weth = {
+      address: '0x4200000000000000000000000000000000000006',
+      name: 'Wrapped Ether',
+      symbol: 'WETH',
+      decimals: 18,
+    }
+    const { tokenLists } = configFromEnv({
+      TOKENS: JSON.stringify({ 'eip155:8453': [weth], 'eip155:10': [weth], 'eip155:1': [] }),
+    })
+    expect(tokenLists).toEqual({
+      'eip155:1': [],
+      'eip155:8453': [weth],
+      'eip155:10': [weth],
+      'eip155:11155111': defaultTokenLists['eip155:11155111'],
+    })
   })
 
   test('reads every variable', () => {
@@ -27,6 +67,8 @@ describe('configFromEnv', () => {
         CORS_ORIGINS: 'https://widget.example.com, https://secure.example.com/',
         RPC_UPSTREAMS:
           '{"eip155:1":"https://rpc.example.com/key","solana:devnet":"http://127.0.0.1:8899"}',
+        TOKENS:
+          '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
         DEV_PROJECT_ID: 'my-dev',
         SEED_DEV_PROJECT: 'false',
       }),
@@ -39,6 +81,17 @@ describe('configFromEnv', () => {
       rpcUpstreams: {
         'eip155:1': 'https://rpc.example.com/key',
         'solana:devnet': 'http://127.0.0.1:8899',
+      },
+      tokenLists: {
+        ...defaultTokenLists,
+        'eip155:31337': [
+          {
+            address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+            name: 'Test Token',
+            symbol: 'TST',
+            decimals: 18,
+          },
+        ],
       },
       devProjectId: 'my-dev',
       seedDevProject: false,
@@ -74,6 +127,36 @@ describe('configFromEnv', () => {
     [{ RPC_UPSTREAMS: '["http://a"]' }, /RPC_UPSTREAMS/],
     [{ RPC_UPSTREAMS: '{"mainnet":"http://a.example"}' }, /RPC_UPSTREAMS/],
     [{ RPC_UPSTREAMS: '{"eip155:1":"ftp://a.example"}' }, /RPC_UPSTREAMS \(at eip155:1\)/],
+    [{ TOKENS: '{nope' }, /TOKENS: must be a JSON object mapping CAIP-2 chain ids to token lists/],
+    [{ TOKENS: '[]' }, /TOKENS: must be a JSON object/],
+    [{ TOKENS: '{"mainnet":[]}' }, /TOKENS/],
+    [{ TOKENS: '{"eip155:1":{}}' }, /TOKENS \(at eip155:1\)/],
+    [
+      { TOKENS: '{"eip155:1":[{"address":"0x12","name":"X","symbol":"X","decimals":6}]}' },
+      /TOKENS \(at eip155:1\.0\.address\)/,
+    ],
+    [
+      {
+        TOKENS:
+          '{"eip155:1":[{"address":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48","name":"X","symbol":"X","decimals":6.5}]}',
+      },
+      /TOKENS \(at eip155:1\.0\.decimals\)/,
+    ],
+    [
+      {
+        TOKENS:
+          '{"eip155:1":[{"address":"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48","name":"X","symbol":"X","decimals":6,"logo":"x"}]}',
+      },
+      /TOKENS \(at eip155:1\.0\)/,
+    ],
+    [
+      {
+        TOKENS: JSON.stringify({
+          'eip155:1': Array.from({ length: 101 }, () => defaultTokenLists['eip155:1']?.[0]),
+        }),
+      },
+      /TOKENS \(at eip155:1\)/,
+    ],
     [{ DEV_PROJECT_ID: 'has space' }, /DEV_PROJECT_ID/],
     [{ SEED_DEV_PROJECT: 'no' }, /SEED_DEV_PROJECT: must be true or false/],
     [{ SEED_DEV_PROJECT: 'FALSE' }, /SEED_DEV_PROJECT: must be true or false/],

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { ProjectId } from '@porthole/protocol/Api'
+import { TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
 import { parseExactOrigin } from './origins.js'
@@ -13,6 +14,36 @@ export const defaultPgliteDir = fileURLToPath(new URL('../../../.data/pglite', i
 
 /** `PGLITE_DIR=memory://` keeps the database in memory (tests). */
 export const memoryDir = 'memory://'
+
+/** The tokens of one network, as `GET /tokens` serves them: at most 100. */
+const Tokens = TokenList.shape.tokens
+
+/** CAIP-2 chain id → the tokens `GET /tokens` lists for it. */
+const TokenLists = z.record(Caip2, Tokens)
+export type TokenLists = z.infer<typeof TokenLists>
+
+const usdc = { name: 'USD Coin', symbol: 'USDC', decimals: 6 } as const
+
+/** The stablecoins of Ethereum, Base and Sepolia (Circle, Tether and Maker deployments). */
+export const defaultTokenLists: TokenLists = {
+  'eip155:1': [
+    { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', ...usdc },
+    {
+      address: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      name: 'Tether USD',
+      symbol: 'USDT',
+      decimals: 6,
+    },
+    {
+      address: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+      name: 'Dai Stablecoin',
+      symbol: 'DAI',
+      decimals: 18,
+    },
+  ],
+  'eip155:8453': [{ address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', ...usdc }],
+  'eip155:11155111': [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', ...usdc }],
+}
 
 export const defaults = {
   port: 5173,
@@ -38,6 +69,8 @@ export const ConfigSchema = z.strictObject({
   corsOrigins: z.array(z.string()),
   /** JSON-RPC upstream per CAIP-2 chain id, used by `POST /v1/`. */
   rpcUpstreams: z.record(Caip2, HttpUrl),
+  /** ERC-20 tokens per CAIP-2 chain id, served by `GET /tokens`; a chain not named has none. */
+  tokenLists: TokenLists,
   /** Id of the development project seeded at start-up. */
   devProjectId: ProjectId,
   /**
@@ -118,6 +151,31 @@ const EnvSchema = z.object({
       )
       .default({ ...defaults.rpcUpstreams }),
   ),
+  TOKENS: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        try {
+          return JSON.parse(value) as unknown
+        } catch {
+          context.addIssue({
+            code: 'custom',
+            message:
+              'must be a JSON object mapping CAIP-2 chain ids to token lists, e.g. {"eip155:1":[{"address":"0x…","name":"USD Coin","symbol":"USDC","decimals":6}]}',
+          })
+          return z.NEVER
+        }
+      })
+      .pipe(
+        z.record(Caip2, Tokens, {
+          error: 'must be a JSON object mapping CAIP-2 chain ids to token lists',
+        }),
+      )
+      // Each chain it names replaces that chain's default list; the others keep theirs.
+      .transform((lists) => ({ ...defaultTokenLists, ...lists }))
+      .default(defaultTokenLists),
+  ),
   DEV_PROJECT_ID: z.preprocess(unset, ProjectId.default(defaults.devProjectId)),
   SEED_DEV_PROJECT: z.preprocess(
     unset,
@@ -141,6 +199,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     PGLITE_DIR: env.PGLITE_DIR,
     CORS_ORIGINS: env.CORS_ORIGINS,
     RPC_UPSTREAMS: env.RPC_UPSTREAMS,
+    TOKENS: env.TOKENS,
     DEV_PROJECT_ID: env.DEV_PROJECT_ID,
     SEED_DEV_PROJECT: env.SEED_DEV_PROJECT,
   })
@@ -160,6 +219,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     pgliteDir: env_.PGLITE_DIR,
     corsOrigins: env_.CORS_ORIGINS,
     rpcUpstreams: env_.RPC_UPSTREAMS,
+    tokenLists: env_.TOKENS,
     devProjectId: env_.DEV_PROJECT_ID,
     seedDevProject: env_.SEED_DEV_PROJECT,
   })

@@ -30,6 +30,11 @@ export class StoredOriginsError extends BaseError {
   override name = 'StoredOriginsError'
 }
 
+/** A project network that may not be stored: not a CAIP-2 id, or not a network Porthole knows. */
+export class InvalidNetworkError extends BaseError {
+  override name = 'InvalidNetworkError'
+}
+
 /** A project command that cannot be carried out (unknown id, duplicate id, bad input). */
 export class ProjectError extends BaseError {
   override name = 'ProjectError'

@@ -1,7 +1,8 @@
-import { Features, ProjectId } from '@porthole/protocol/Api'
+import { defaultNetworks, Features, ProjectId } from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Queryable } from './db/db.js'
 import { ProjectError } from './errors.js'
+import { parseNetworks, readStoredNetworks } from './networks.js'
 import { parsePatterns, readStoredPatterns } from './origins.js'
 import { defaultFeatures, Project } from './schemas.js'
 
@@ -11,15 +12,18 @@ const ProjectRow = z.object({
   // Entries are checked one by one (`readStoredPatterns`), not trusted as stored.
   allowed_origins: z.array(z.unknown()),
   features: z.unknown(),
+  // Checked entry by entry (`readStoredNetworks`), like the origins.
+  networks: z.unknown(),
   created_at: z.coerce.date(),
 })
 
-const columns = 'id, name, allowed_origins, features, created_at'
+const columns = 'id, name, allowed_origins, features, networks, created_at'
 
 function fromRow(row: unknown): Project {
   const parsed = ProjectRow.parse(row)
   // SECURITY.md 5 at read time: a pattern that could not be saved is never used.
   const origins = readStoredPatterns(parsed.allowed_origins)
+  const networks = readStoredNetworks(parsed.networks)
   return Project.parse({
     id: parsed.id,
     name: parsed.name,
@@ -27,6 +31,8 @@ function fromRow(row: unknown): Project {
     refusedOrigins: origins.refused,
     // Stored features are re-checked on read; a partial object gains the defaults.
     features: { ...defaultFeatures, ...(parsed.features as object) },
+    networks: networks.networks,
+    refusedNetworks: networks.refused,
     createdAt: parsed.created_at,
   })
 }
@@ -48,21 +54,27 @@ export const CreateProjectInput = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200),
   allowedOrigins: z.array(z.string()).default([]),
   features: Features.optional(),
+  /** Checked by `parseNetworks`; absent: `Api.defaultNetworks`. */
+  networks: z.array(z.string()).optional(),
 })
 export type CreateProjectInput = z.input<typeof CreateProjectInput>
 
-/** Creates a project; origins are validated (SECURITY.md 5). Throws `ProjectError` or `InvalidOriginError`. */
+/**
+ * Creates a project; origins (SECURITY.md 5) and networks are validated.
+ * Throws `ProjectError`, `InvalidOriginError` or `InvalidNetworkError`.
+ */
 export async function createProject(db: Queryable, input: CreateProjectInput): Promise<Project> {
   const parsed = CreateProjectInput.safeParse(input)
   if (!parsed.success) throw new ProjectError(describe(parsed.error))
   const { id, name, features = defaultFeatures } = parsed.data
   const origins = parsePatterns(parsed.data.allowedOrigins)
+  const networks = parseNetworks(parsed.data.networks ?? defaultNetworks)
   const [row] = await db.query(
-    `INSERT INTO projects (id, name, allowed_origins, features)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb)
+    `INSERT INTO projects (id, name, allowed_origins, features, networks)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb)
      ON CONFLICT (id) DO NOTHING
      RETURNING ${columns}`,
-    [id, name, JSON.stringify(origins), JSON.stringify(features)],
+    [id, name, JSON.stringify(origins), JSON.stringify(features), JSON.stringify(networks)],
   )
   if (row === undefined) throw new ProjectError(`A project with id '${id}' already exists`)
   return fromRow(row)
@@ -80,6 +92,26 @@ export async function setProjectOrigins(
      WHERE id = $1
      RETURNING ${columns}`,
     [id, JSON.stringify(origins)],
+  )
+  if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  return fromRow(row)
+}
+
+/**
+ * Replaces a project's networks (validated; the first is the default).
+ * Throws `ProjectError` or `InvalidNetworkError`.
+ */
+export async function setProjectNetworks(
+  db: Queryable,
+  id: string,
+  networks: readonly string[],
+): Promise<Project> {
+  const parsed = parseNetworks(networks)
+  const [row] = await db.query(
+    `UPDATE projects SET networks = $2::jsonb, updated_at = now()
+     WHERE id = $1
+     RETURNING ${columns}`,
+    [id, JSON.stringify(parsed)],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
   return fromRow(row)

@@ -48,6 +48,10 @@ export const Project = z.object({
    */
   refusedOrigins: z.array(z.string()),
   features: Api.Features,
+  /** The networks the widget offers, each known; the first is the default. */
+  networks: Api.ProjectConfig.shape.networks,
+  /** Stored networks that are not known (written by raw SQL, say), never served. */
+  refusedNetworks: z.array(z.string()),
   createdAt: z.date(),
 })
 export type Project = z.infer<typeof Project>

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RegistryError } from '../errors.js'
 import { getProject } from '../projects.js'
 import { migrate, migrations } from './migrations.js'
-import { readWalletRegistry, seed, walletRegistryDir } from './seed.js'
+import {
+  devProjectNetworks,
+  readWalletRegistry,
+  registryRdns,
+  seed,
+  walletRegistryDir,
+} from './seed.js'
 import { createTestDb, type TestDb } from './testing.js'
 
 // Not migrated: the tests below migrate it, then seed it, in order.
@@ -46,6 +52,27 @@ describe('migrate', () => {
     ])
   })
 
+  test('script 2 gives every existing project the default network, eip155:1', async () => {
+    const fresh = await createTestDb({}, { migrate: false })
+    try {
+      const [first, second] = migrations
+      await fresh.db.exec(first ?? '')
+      await fresh.db.query(
+        `INSERT INTO projects (id, name, features) VALUES ('before', 'Before', '{}'::jsonb)`,
+      )
+      await fresh.db.exec(second ?? '')
+      const rows = await fresh.db.query<{ networks: unknown }>(
+        `SELECT networks FROM projects WHERE id = 'before'`,
+      )
+      expect(rows).toEqual([{ networks: ['eip155:1'] }])
+      await expect(
+        fresh.db.query(`UPDATE projects SET networks = NULL WHERE id = 'before'`),
+      ).rejects.toThrow(/null/i)
+    } finally {
+      await fresh.close()
+    }
+  })
+
   test('a failing script rolls back and records nothing', async () => {
     const { db } = testDb
     await expect(
@@ -75,7 +102,7 @@ describe('seed', () => {
     expect(counts).toEqual({ wallets: 113, images: 113, projects: 1 })
   })
 
-  test('seeds the dev project with its origins and features', async () => {
+  test('seeds the dev project with its origins, features and networks (local anvil first)', async () => {
     const project = await getProject(testDb.db, testDb.config.devProjectId)
     expect(project).toMatchObject({
       id: 'porthole-dev',
@@ -89,18 +116,24 @@ describe('seed', () => {
         history: false,
         analytics: true,
       },
+      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+      refusedNetworks: [],
     })
+    expect(devProjectNetworks).toEqual(project?.networks)
   })
 
   test('resets the dev project to its seed', async () => {
     const { db, config } = testDb
-    await db.query(`UPDATE projects SET name = 'changed', allowed_origins = '[]' WHERE id = $1`, [
-      config.devProjectId,
-    ])
+    await db.query(
+      `UPDATE projects SET name = 'changed', allowed_origins = '[]', networks = '["eip155:10"]'
+       WHERE id = $1`,
+      [config.devProjectId],
+    )
     await seed(db, config)
     expect(await getProject(db, config.devProjectId)).toMatchObject({
       name: 'Porthole dev',
       allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
+      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
     })
   })
 
@@ -146,7 +179,7 @@ describe('seed', () => {
       if (!source) continue
       expect(row.name).toBe(source.name)
       expect(row.image_id).toBe(row.id)
-      expect(row.rdns).toBeNull()
+      expect(row.rdns).toBe(registryRdns[row.id as string] ?? null)
       expect(row.badge_type).toBeNull()
       expect(row.mobile_link).toBe(source.mobile.native || source.mobile.universal || null)
       expect(row.desktop_link).toBe(source.desktop.native || source.desktop.universal || null)
@@ -155,6 +188,24 @@ describe('seed', () => {
     const registry = await readWalletRegistry()
     expect(registry).toHaveLength(113)
     expect(registry[0]).toMatchObject({ name: 'Rainbow', position: 0, mobile_link: 'rainbow:' })
+  })
+
+  test('writes the EIP-6963 rdns of the wallets registryRdns names, and restores it', async () => {
+    const { db, config } = testDb
+    await db.query(`UPDATE wallets SET rdns = 'com.example.stale' WHERE name = 'MetaMask'`)
+    await seed(db, config)
+    const rows = await db.query<{ name: string; rdns: string }>(
+      'SELECT name, rdns FROM wallets WHERE rdns IS NOT NULL ORDER BY position',
+    )
+    expect(rows).toEqual([
+      { name: 'Rainbow', rdns: 'me.rainbow' },
+      { name: 'Trust Wallet', rdns: 'com.trustwallet.app' },
+      { name: 'MetaMask', rdns: 'io.metamask' },
+      { name: 'Ledger Live', rdns: 'com.ledger' },
+      { name: 'Rabby', rdns: 'io.rabby' },
+    ])
+    // Every id in the table is a registry wallet: a typo would leave it unused.
+    expect(rows).toHaveLength(Object.keys(registryRdns).length)
   })
 
   test.each([

@@ -64,6 +64,9 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX rate_limits_window_idx ON rate_limits (window_start);
   `,
+  /* 2: the networks each project offers, the first being its default */ `
+  ALTER TABLE projects ADD COLUMN networks jsonb NOT NULL DEFAULT '["eip155:1"]'::jsonb;
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

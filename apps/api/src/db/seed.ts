@@ -5,6 +5,7 @@ import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Config } from '../config.js'
 import { RegistryError } from '../errors.js'
+import { parseNetworks } from '../networks.js'
 import { defaultFeatures } from '../schemas.js'
 import type { Db } from './db.js'
 
@@ -17,6 +18,28 @@ export const devProjectName = 'Porthole dev'
 
 /** The demo host page, on both loopback names. */
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
+
+/** The local anvil chain first (the default), then Ethereum, Sepolia and Base. */
+export const devProjectNetworks = ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453']
+
+/**
+ * The EIP-6963 rdns of registry wallets, keyed by registry id: the v1 registry
+ * has none, and without it the widget cannot tell a registry wallet from the
+ * same wallet installed in the browser. Only wallets in `wallets.json`; the
+ * rest of the registry keeps `rdns: null`.
+ */
+export const registryRdns: Readonly<Record<string, string>> = {
+  // MetaMask
+  c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96: 'io.metamask',
+  // Rainbow
+  '1ae92b26df02f0abca6304df07debccd18262fdf5fe82daa81593582dac9a369': 'me.rainbow',
+  // Trust Wallet
+  '4622a2b2d6af1c9844944291e5e7351a6aa24cd7b23099efac1b2fd875da31a0': 'com.trustwallet.app',
+  // Rabby
+  fbc8d86ad914ebd733fec4812b4b7af5ca709fdd9e75a930115e5baa02c4ef4c: 'io.rabby',
+  // Ledger Live
+  '4ab2542c2799c825a8465ba5ab8aa7def52b7904f38b74484af917ed9c0fc4e5': 'com.ledger',
+}
 
 /**
  * One entry of `wallets.json` (v1 format; fields the API does not use are
@@ -43,7 +66,7 @@ export type RegistryEntry = Api.WalletEntry & {
 
 /**
  * Reads the registry: wallets in the JSON's order (the recommended order), each
- * as `GET /getWallets` will serve it. Every entry must satisfy the widget's
+ * as `GET /getWallets` will serve it, with its rdns from `registryRdns`. Every entry must satisfy the widget's
  * schema (`Api.WalletEntry`): a registry update that breaks it (an empty or
  * over-long name, too many chains) fails here, at seed time, naming the wallet.
  */
@@ -58,7 +81,7 @@ export async function readWalletRegistry(
       id: wallet.id,
       name: wallet.name,
       image_id: wallet.id,
-      rdns: null,
+      rdns: registryRdns[wallet.id] ?? null,
       chains: wallet.chains,
       homepage: orNull(wallet.homepage),
       mobile_link: orNull(wallet.mobile.native, wallet.mobile.universal),
@@ -104,18 +127,20 @@ export async function seed(
   await db.transaction(async (tx) => {
     if (config.seedDevProject) {
       await tx.query(
-        `INSERT INTO projects (id, name, allowed_origins, features)
-         VALUES ($1, $2, $3::jsonb, $4::jsonb)
+        `INSERT INTO projects (id, name, allowed_origins, features, networks)
+         VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb)
          ON CONFLICT (id) DO UPDATE SET
            name = excluded.name,
            allowed_origins = excluded.allowed_origins,
            features = excluded.features,
+           networks = excluded.networks,
            updated_at = now()`,
         [
           config.devProjectId,
           devProjectName,
           JSON.stringify(devProjectOrigins),
           JSON.stringify(defaultFeatures),
+          JSON.stringify(parseNetworks(devProjectNetworks)),
         ],
       )
     }

@@ -3,7 +3,7 @@ import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
-import { createProject } from '../projects.js'
+import { createProject, setProjectNetworks } from '../projects.js'
 
 let testDb: TestDb
 let app: Hono
@@ -22,12 +22,14 @@ beforeAll(async () => {
       history: true,
       analytics: false,
     },
+    networks: ['eip155:8453', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
   })
+  await createProject(testDb.db, { id: 'plain', name: 'Defaults' })
 })
 afterAll(() => testDb?.close())
 
 describe('GET /appkit/v1/config', () => {
-  test('serves the dev project features', async () => {
+  test('serves the dev project features and networks, the local chain first', async () => {
     const response = await app.request('/appkit/v1/config?projectId=porthole-dev&clientId=abc')
     expect(response.status).toBe(200)
     expect(Api.ProjectConfig.parse(await response.json())).toEqual({
@@ -39,12 +41,15 @@ describe('GET /appkit/v1/config', () => {
         history: false,
         analytics: true,
       },
+      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
     })
   })
 
-  test("serves each project's own features", async () => {
+  test("serves each project's own features and networks", async () => {
     const response = await app.request('/appkit/v1/config?projectId=with-features')
-    expect(await response.json()).toEqual({
+    const body = await response.json()
+    expect(Api.ProjectConfig.parse(body)).toEqual(body)
+    expect(body).toEqual({
       features: {
         email: true,
         socials: ['google', 'github'],
@@ -53,7 +58,35 @@ describe('GET /appkit/v1/config', () => {
         history: true,
         analytics: false,
       },
+      networks: ['eip155:8453', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
     })
+  })
+
+  test('serves Api.defaultNetworks for a project created without networks', async () => {
+    const response = await app.request('/appkit/v1/config?projectId=plain')
+    const body = Api.ProjectConfig.parse(await response.json())
+    expect(body.networks).toEqual([...Api.defaultNetworks])
+    expect(body.networks).toEqual(['eip155:1'])
+  })
+
+  test('serves the networks as set, at once', async () => {
+    await setProjectNetworks(testDb.db, 'plain', ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'])
+    const response = await app.request('/appkit/v1/config?projectId=plain')
+    expect(Api.ProjectConfig.parse(await response.json()).networks).toEqual([
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    ])
+  })
+
+  test('never serves a stored network the widget would refuse', async () => {
+    await testDb.db.query(
+      `INSERT INTO projects (id, name, features, networks)
+       VALUES ('stale', 'Stale', '{}'::jsonb, '["eip155:999", "eip155:10"]'::jsonb),
+              ('gone', 'Gone', '{}'::jsonb, '["bip122:000000000019d6689c085ae165831e93"]'::jsonb)`,
+    )
+    const stale = await app.request('/appkit/v1/config?projectId=stale')
+    expect(Api.ProjectConfig.parse(await stale.json()).networks).toEqual(['eip155:10'])
+    const gone = await app.request('/appkit/v1/config?projectId=gone')
+    expect(Api.ProjectConfig.parse(await gone.json()).networks).toEqual(['eip155:1'])
   })
 
   test('refuses unknown query parameters', async () => {

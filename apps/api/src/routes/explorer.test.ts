@@ -59,7 +59,7 @@ describe('GET /getWallets', () => {
       id: rainbow,
       name: 'Rainbow',
       image_id: rainbow,
-      rdns: null,
+      rdns: 'me.rainbow',
       chains: ['eip155:1'],
       homepage: 'https://rainbow.me/',
       mobile_link: 'rainbow:',
@@ -67,6 +67,17 @@ describe('GET /getWallets', () => {
       webapp_link: null,
       badge_type: null,
     })
+  })
+
+  test('serves the EIP-6963 rdns of the wallets seed.ts knows, null for the rest', async () => {
+    const { data } = await getWallets({ include: `${metamask},${trust}`, entries: '100' })
+    expect(data.find((wallet) => wallet.id === metamask)).toMatchObject({
+      name: 'MetaMask',
+      rdns: 'io.metamask',
+    })
+    expect(data.find((wallet) => wallet.id === trust)?.rdns).toBe('com.trustwallet.app')
+    const argent = (await getWallets({ search: 'Argent' })).data[0]
+    expect(argent).toMatchObject({ name: 'Argent', rdns: null })
   })
 
   test('serves up to 100 entries and refuses more', async () => {
@@ -248,6 +259,7 @@ describe('projectId checks', () => {
     '/appkit/v1/config',
     '/projects/v1/origins',
     '/getAnalyticsConfig',
+    '/tokens',
   ])('%s without projectId answers 400', async (path) => {
     await expectError(path, 400, 'missing_project_id', /projectId.*required/)
     await expectError(`${path}?projectId=`, 400, 'missing_project_id')
@@ -259,6 +271,7 @@ describe('projectId checks', () => {
     '/appkit/v1/config',
     '/projects/v1/origins',
     '/getAnalyticsConfig',
+    '/tokens',
   ])('%s with an unknown projectId answers 403', async (path) => {
     await expectError(
       `${path}?projectId=nobody`,
