@@ -1,0 +1,366 @@
+/**
+ * The e2e ERC-20: compiled from contracts/TestToken.sol with solc-js, deployed
+ * to a real anvil on a free port, and exercised through viem.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  parseEventLogs,
+  zeroAddress,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  CompileError,
+  compileContract,
+  deployTestToken,
+  TEST_TOKEN_SOURCE,
+  testTokenAbi,
+} from './contracts.ts'
+
+const root = join(import.meta.dirname, '..', '..')
+
+/** Anvil's default dev accounts 0, 1 and 2. */
+const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const SPENDER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
+const OWNER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const SPENDER = privateKeyToAccount(SPENDER_KEY).address
+const RECIPIENT: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+
+/** 1 000 tokens at 6 decimals. */
+const MINTED = 1_000_000_000n
+
+let anvil: ChildProcess
+let anvilLog = ''
+let rpcUrl: string
+let tempDir: string
+
+/** A port the OS says is free now (anvil binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForAnvil(url: string) {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    const ok = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    })
+      .then(async (response) => (await response.json()).result === '0x7a69')
+      .catch(() => false)
+    if (ok) return
+    if (anvil.exitCode !== null) throw new Error(`anvil exited with ${anvil.exitCode}: ${anvilLog}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`anvil did not answer eth_chainId within 30 s: ${anvilLog}`)
+}
+
+beforeAll(async () => {
+  tempDir = mkdtempSync(join(tmpdir(), 'porthole-solc-'))
+  const port = await freePort()
+  rpcUrl = `http://127.0.0.1:${port}`
+  anvil = spawn(
+    join(root, 'node_modules/.bin/anvil'),
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  anvil.stderr?.on('data', (chunk: Buffer) => {
+    anvilLog += chunk.toString()
+  })
+  await waitForAnvil(rpcUrl)
+})
+
+afterAll(async () => {
+  if (anvil && anvil.exitCode === null) {
+    const exited = new Promise((resolve) => anvil.once('exit', resolve))
+    anvil.kill('SIGTERM')
+    await exited
+  }
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true })
+})
+
+function clients() {
+  const chain = defineChain({
+    id: 31337,
+    name: 'Anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+  const transport = http(rpcUrl, { retryCount: 0 })
+  return {
+    publicClient: createPublicClient({ chain, transport }),
+    owner: createWalletClient({ account: privateKeyToAccount(OWNER_KEY), chain, transport }),
+    spender: createWalletClient({ account: privateKeyToAccount(SPENDER_KEY), chain, transport }),
+  }
+}
+
+/** A fresh token per test: 6 decimals, MINTED to OWNER. */
+async function deployUsd() {
+  const { address } = await deployTestToken({
+    rpcUrl,
+    privateKey: OWNER_KEY,
+    name: 'Test USD',
+    symbol: 'TUSD',
+    decimals: 6,
+    mint: [{ to: OWNER, amount: MINTED }],
+  })
+  const { publicClient, owner, spender } = clients()
+  const balanceOf = (account: Address) =>
+    publicClient.readContract({
+      address,
+      abi: testTokenAbi,
+      functionName: 'balanceOf',
+      args: [account],
+    })
+  const mined = async (hash: Promise<Hex>) =>
+    publicClient.waitForTransactionReceipt({ hash: await hash })
+  return { address, publicClient, owner, spender, balanceOf, mined }
+}
+
+/** The custom error a rejected contract call reverted with, decoded by viem. */
+async function revertOf(call: Promise<unknown>) {
+  const error = await call.then(
+    () => {
+      throw new Error('expected the call to revert')
+    },
+    (error: unknown) => error,
+  )
+  const reverted =
+    error instanceof BaseError
+      ? error.walk((cause) => cause instanceof ContractFunctionRevertedError)
+      : null
+  if (!(reverted instanceof ContractFunctionRevertedError)) throw error
+  return { errorName: reverted.data?.errorName, args: reverted.data?.args }
+}
+
+/** An ABI without solc's extras (internalType, empty names, false flags), sorted by item. */
+function normalizeAbi(abi: Abi) {
+  const json = JSON.stringify(abi, (key, value) =>
+    key === 'internalType' ||
+    (key === 'name' && value === '') ||
+    ((key === 'anonymous' || key === 'indexed') && value === false)
+      ? undefined
+      : value,
+  )
+  const items = JSON.parse(json) as { type: string; name?: string }[]
+  const order = (item: { type: string; name?: string }) => `${item.type}:${item.name ?? ''}`
+  return items.toSorted((a, b) => order(a).localeCompare(order(b)))
+}
+
+describe('compileContract', () => {
+  test('compiles TestToken to bytecode and an ABI with the ERC-20 functions', () => {
+    const { abi, bytecode } = compileContract(TEST_TOKEN_SOURCE, 'TestToken')
+    expect(bytecode).toMatch(/^0x(?:[0-9a-f]{2})+$/)
+    const functions = abi.flatMap((item) => (item.type === 'function' ? [item.name] : []))
+    expect(functions).toEqual(
+      expect.arrayContaining(['transfer', 'balanceOf', 'approve', 'transferFrom', 'mint']),
+    )
+  })
+
+  test('the typed testTokenAbi matches what solc emits', () => {
+    const { abi } = compileContract(TEST_TOKEN_SOURCE, 'TestToken')
+    expect(normalizeAbi(abi)).toEqual(normalizeAbi(testTokenAbi))
+  })
+
+  test('returns the cached result for the same file and contract', () => {
+    const first = compileContract(TEST_TOKEN_SOURCE, 'TestToken')
+    expect(compileContract(TEST_TOKEN_SOURCE, 'TestToken')).toBe(first)
+  })
+
+  test('throws listing the contracts found when the name is unknown', () => {
+    expect(() => compileContract(TEST_TOKEN_SOURCE, 'Missing')).toThrow(
+      /No deployable contract Missing .*found: TestToken/,
+    )
+  })
+
+  test('throws a CompileError carrying solc’s messages for a broken source', () => {
+    const file = join(tempDir, 'Broken.sol')
+    writeFileSync(
+      file,
+      [
+        '// SPDX-License-Identifier: MIT',
+        'pragma solidity ^0.8.20;',
+        'contract Broken {',
+        '  function f() external pure returns (uint256) { return missing; }',
+        '}',
+      ].join('\n'),
+    )
+    let thrown: unknown
+    try {
+      compileContract(file, 'Broken')
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(CompileError)
+    const error = thrown as CompileError
+    expect(error.message).toContain(`Solidity compilation of ${file} failed`)
+    expect(error.message).toContain('DeclarationError: Undeclared identifier.')
+    expect(error.messages).toHaveLength(1)
+    expect(error.messages[0]).toContain('Broken.sol:4:')
+  })
+})
+
+describe('deployTestToken', () => {
+  test('deploys with the given metadata and mints to the dev account', async () => {
+    const { address, publicClient, balanceOf } = await deployUsd()
+    const read = <const F extends 'name' | 'symbol' | 'decimals' | 'totalSupply'>(
+      functionName: F,
+    ) => publicClient.readContract({ address, abi: testTokenAbi, functionName })
+    expect(await read('name')).toBe('Test USD')
+    expect(await read('symbol')).toBe('TUSD')
+    expect(await read('decimals')).toBe(6)
+    expect(await read('totalSupply')).toBe(MINTED)
+    expect(await balanceOf(OWNER)).toBe(MINTED)
+  })
+
+  test('defaults to Test Token, TEST, 18 decimals and no supply', async () => {
+    const { address, abi } = await deployTestToken({ rpcUrl, privateKey: OWNER_KEY })
+    const { publicClient } = clients()
+    const [name, symbol, decimals, totalSupply] = await Promise.all([
+      publicClient.readContract({ address, abi, functionName: 'name' }),
+      publicClient.readContract({ address, abi, functionName: 'symbol' }),
+      publicClient.readContract({ address, abi, functionName: 'decimals' }),
+      publicClient.readContract({ address, abi, functionName: 'totalSupply' }),
+    ])
+    expect({ name, symbol, decimals, totalSupply }).toEqual({
+      name: 'Test Token',
+      symbol: 'TEST',
+      decimals: 18,
+      totalSupply: 0n,
+    })
+  })
+
+  test('transfer moves the balance and emits Transfer', async () => {
+    const { address, owner, balanceOf, mined } = await deployUsd()
+    const receipt = await mined(
+      owner.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'transfer',
+        args: [RECIPIENT, 250n],
+      }),
+    )
+    expect(receipt.status).toBe('success')
+    const events = parseEventLogs({ abi: testTokenAbi, logs: receipt.logs })
+    expect(events.map(({ eventName, args }) => ({ eventName, args }))).toEqual([
+      { eventName: 'Transfer', args: { from: OWNER, to: RECIPIENT, value: 250n } },
+    ])
+    expect(await balanceOf(OWNER)).toBe(MINTED - 250n)
+    expect(await balanceOf(RECIPIENT)).toBe(250n)
+  })
+
+  test('transfer beyond the balance reverts with ERC20InsufficientBalance', async () => {
+    const { address, spender, balanceOf } = await deployUsd()
+    const revert = await revertOf(
+      spender.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'transfer',
+        args: [RECIPIENT, 1n],
+      }),
+    )
+    expect(revert).toEqual({ errorName: 'ERC20InsufficientBalance', args: [SPENDER, 0n, 1n] })
+    expect(await balanceOf(RECIPIENT)).toBe(0n)
+  })
+
+  test('transferFrom without an allowance reverts with ERC20InsufficientAllowance', async () => {
+    const { address, spender, balanceOf } = await deployUsd()
+    const revert = await revertOf(
+      spender.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'transferFrom',
+        args: [OWNER, RECIPIENT, 1n],
+      }),
+    )
+    expect(revert).toEqual({ errorName: 'ERC20InsufficientAllowance', args: [SPENDER, 0n, 1n] })
+    expect(await balanceOf(OWNER)).toBe(MINTED)
+  })
+
+  test('approve then transferFrom spends the allowance', async () => {
+    const { address, publicClient, owner, spender, balanceOf, mined } = await deployUsd()
+    const allowance = () =>
+      publicClient.readContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'allowance',
+        args: [OWNER, SPENDER],
+      })
+
+    const approval = await mined(
+      owner.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'approve',
+        args: [SPENDER, 100n],
+      }),
+    )
+    expect(parseEventLogs({ abi: testTokenAbi, logs: approval.logs }).map((e) => e.args)).toEqual([
+      { owner: OWNER, spender: SPENDER, value: 100n },
+    ])
+    expect(await allowance()).toBe(100n)
+
+    const spent = await mined(
+      spender.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'transferFrom',
+        args: [OWNER, RECIPIENT, 60n],
+      }),
+    )
+    expect(spent.status).toBe('success')
+    expect(await allowance()).toBe(40n)
+    expect(await balanceOf(OWNER)).toBe(MINTED - 60n)
+    expect(await balanceOf(RECIPIENT)).toBe(60n)
+
+    const revert = await revertOf(
+      spender.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'transferFrom',
+        args: [OWNER, RECIPIENT, 41n],
+      }),
+    )
+    expect(revert).toEqual({ errorName: 'ERC20InsufficientAllowance', args: [SPENDER, 40n, 41n] })
+  })
+
+  test('anyone may mint, and minting emits Transfer from the zero address', async () => {
+    const { address, publicClient, spender, balanceOf, mined } = await deployUsd()
+    const receipt = await mined(
+      spender.writeContract({
+        address,
+        abi: testTokenAbi,
+        functionName: 'mint',
+        args: [RECIPIENT, 5n],
+      }),
+    )
+    expect(parseEventLogs({ abi: testTokenAbi, logs: receipt.logs }).map((e) => e.args)).toEqual([
+      { from: zeroAddress, to: RECIPIENT, value: 5n },
+    ])
+    expect(await balanceOf(RECIPIENT)).toBe(5n)
+    expect(
+      await publicClient.readContract({ address, abi: testTokenAbi, functionName: 'totalSupply' }),
+    ).toBe(MINTED + 5n)
+  })
+})
