@@ -15,8 +15,12 @@ type WalletWindow = Window & {
 }
 
 const dialog = (frame: FrameLocator, name: string | RegExp) => frame.getByRole('dialog', { name })
+/** Connect's registry wallets (the entries with an explorer id), after WalletConnect and installed ones. */
 const recommended = (frame: FrameLocator) =>
-  frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('listitem')
+  frame
+    .getByRole('list', { name: 'Connect a wallet' })
+    .getByRole('listitem')
+    .and(frame.locator('[data-wallet-id]'))
 const allWalletsButton = (frame: FrameLocator) => frame.getByRole('button', { name: /All wallets/ })
 const walletTiles = (frame: FrameLocator) =>
   frame.getByRole('list', { name: 'Wallets', exact: true }).getByRole('listitem')
@@ -51,14 +55,14 @@ test.describe('Connect', () => {
     await expect(card).toBeVisible()
     await expect(card).toHaveAttribute('aria-modal', 'true')
     await expect(recommended(frame)).toHaveCount(4)
-    // Entries are not controls yet (connecting comes with its own views).
+    // WalletConnect's QR entry comes first (the seed's connector type order).
     await expect(
-      frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('button'),
-    ).toHaveCount(0)
+      frame.getByRole('list', { name: 'Connect a wallet' }).getByRole('button').first(),
+    ).toHaveText(/WalletConnect/)
     await expect(recommended(frame).first()).toHaveText(/\S/)
     await expect(allWalletsButton(frame)).toHaveText(/All wallets\s*\d{2,}/)
-    // The first control of the view has focus.
-    await expect(allWalletsButton(frame)).toBeFocused()
+    // The first control of the view has focus: WalletConnect.
+    await expect(frame.getByRole('button', { name: /WalletConnect/ })).toBeFocused()
     // No email or social login in this build.
     await expect(frame.getByRole('textbox')).toHaveCount(0)
     // The logos load from the API.
@@ -150,23 +154,24 @@ test.describe('Connect', () => {
     await openHost(page)
     await openModal(page)
     const frame = widget(page)
-    await expect(allWalletsButton(frame)).toBeFocused()
+    const first = frame.getByRole('button', { name: /WalletConnect/ })
+    await expect(first).toBeFocused()
     const close = frame.getByRole('button', { name: 'Close' })
-    await page.keyboard.press('Tab')
-    await expect(close).toBeFocused()
-    await page.keyboard.press('Tab')
-    await expect(allWalletsButton(frame)).toBeFocused()
     await page.keyboard.press('Shift+Tab')
     await expect(close).toBeFocused()
     await page.keyboard.press('Shift+Tab')
     await expect(allWalletsButton(frame)).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(close).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(first).toBeFocused()
   })
 
   test('open with a view this build lacks rejects with 4200', async ({ page }) => {
     await openHost(page)
     const error = await page.evaluate(() =>
       (window as unknown as { Wallet: { open(o: { view: string }): Promise<void> } }).Wallet.open({
-        view: 'Account',
+        view: 'RegisterAccountName',
       }).then(
         () => null,
         (error: { code: number; message: string }) => ({
@@ -175,23 +180,26 @@ test.describe('Connect', () => {
         }),
       ),
     )
-    expect(error).toMatchObject({ code: 4200, message: expect.stringContaining("'Account'") })
+    expect(error).toMatchObject({
+      code: 4200,
+      message: expect.stringContaining("'RegisterAccountName'"),
+    })
     expect((await hostState(page)).open).toBe(false)
   })
 
-  test('the provider is disconnected (4900) on a verified host', async ({ page }) => {
+  test('a verified host with no wallet connected reads the default chain through the API', async ({
+    page,
+  }) => {
     await openHost(page)
-    await expect(async () => {
-      const code = await page.evaluate(() =>
-        (window as unknown as WalletWindow).Wallet.provider
-          .request({ method: 'eth_accounts' })
-          .then(
-            () => null,
-            (error: { code: number }) => error.code,
-          ),
-      )
-      expect(code).toBe(4900)
-    }).toPass()
+    const answers = await page.evaluate(async () => {
+      const { provider } = (window as unknown as WalletWindow).Wallet
+      return [
+        await provider.request({ method: 'eth_accounts' }),
+        await provider.request({ method: 'eth_chainId' }),
+        typeof (await provider.request({ method: 'eth_blockNumber' })),
+      ]
+    })
+    expect(answers).toEqual([[], '0x7a69', 'string'])
   })
 })
 

@@ -1,5 +1,14 @@
 /** The dev stack's ports, origins and projects, shared by `npm start`, e2e and bench. */
-export const ports = { demo: 5170, widget: 5171, secure: 5172, api: 5173, anvil: 8545 } as const
+import { getContractAddress } from 'viem'
+
+export const ports = {
+  demo: 5170,
+  widget: 5171,
+  secure: 5172,
+  api: 5173,
+  relay: 5174,
+  anvil: 8545,
+} as const
 
 export const origins = {
   demo: `http://127.0.0.1:${ports.demo}`,
@@ -16,4 +25,23 @@ export const projects = {
     /** No allowed origins: only the dev defaults (localhost, 127.0.0.1, *.localhost) pass. */
     { id: 'porthole-e2e-open', name: 'E2E empty allow list', allowedOrigins: [] as string[] },
   ],
+} as const
+
+/** The local WalletConnect relay (scripts/relay.ts), the widget's default relay URL. */
+export const relayUrl = `ws://127.0.0.1:${ports.relay}`
+
+/** Anvil's dev account 0, which deploys the dev token as the node's first transaction. */
+export const devTokenDeployer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
+
+/**
+ * An ERC-20 on the local chain (e2e/support/contracts/TestToken.sol), deployed
+ * by `npm start` as anvil's first transaction, so its address is known ahead.
+ * Every dev account (0–9) holds 1 000 000 of it.
+ */
+export const devToken = {
+  chainId: 'eip155:31337',
+  address: getContractAddress({ from: devTokenDeployer, nonce: 0n }),
+  name: 'Porthole Test Token',
+  symbol: 'PTT',
+  decimals: 6,
 } as const

@@ -14,7 +14,12 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { origins, ports, projects } from './stack.ts'
+import { toHex } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
+import { deployTestToken } from '../e2e/support/contracts.ts'
+import { createRelay, type Relay } from './relay.ts'
+import { devToken, devTokenDeployer, origins, ports, projects, relayUrl } from './stack.ts'
 import { createStaticServer } from './staticServer.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -22,6 +27,7 @@ const e2e = process.env.PORTHOLE_E2E === '1'
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 const children: ChildProcess[] = []
 const servers: Server[] = []
+let relay: Relay | undefined
 let stopping = false
 
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -82,6 +88,7 @@ function stop(code = 0) {
   if (stopping) return
   stopping = true
   for (const server of servers) server.close()
+  void relay?.close()
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 500).unref()
 }
@@ -111,6 +118,16 @@ async function main() {
     PGLITE_DIR: pgliteDir,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
+    TOKENS: JSON.stringify({
+      [devToken.chainId]: [
+        {
+          address: devToken.address,
+          name: devToken.name,
+          symbol: devToken.symbol,
+          decimals: devToken.decimals,
+        },
+      ],
+    }),
   }
 
   run('anvil', bin('anvil'), [
@@ -126,6 +143,8 @@ async function main() {
   if (e2e && !process.env.DATABASE_URL) {
     for (const project of projects.e2e) {
       const args = ['apps/api/src/cli.ts', 'create', '--id', project.id, '--name', project.name]
+      // The dev project's networks: the local anvil chain first, as its default.
+      args.push('--networks', devProjectNetworks.join(','))
       for (const origin of project.allowedOrigins) args.push('--origin', origin)
       const created = spawnSync(bin('tsx'), args, { cwd: root, env: { ...process.env, ...apiEnv } })
       if (created.status !== 0)
@@ -156,6 +175,8 @@ async function main() {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }),
     }),
   )
+  await deployDevToken()
+  relay = await createRelay({ port: ports.relay, host: '127.0.0.1' })
   await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
   await waitFor('secure frame', httpOk(`http://127.0.0.1:${ports.secure}/health`))
   // The demo host starts last: its /health answering means the whole stack is up.
@@ -180,9 +201,33 @@ Porthole is running (Ctrl-C stops it):
   secure frame   ${origins.secure}/?projectId=${projects.dev.id}
   API            ${origins.api}/   (from Node: http://127.0.0.1:${ports.api})
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
+  dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
+  WC relay       ${relayUrl}   a local WalletConnect relay
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)
+}
+
+/** Deploys the dev ERC-20 as anvil's first transaction, and gives every dev account some. */
+async function deployDevToken() {
+  const mnemonic = 'test test test test test test test test test test test junk'
+  const accounts = Array.from({ length: 10 }, (_, index) =>
+    mnemonicToAccount(mnemonic, { addressIndex: index }),
+  )
+  const deployer = accounts[0]
+  const key = deployer?.getHdKey().privateKey
+  if (!deployer || !key || deployer.address !== devTokenDeployer)
+    throw new Error('The dev token deployer is not anvil account 0.')
+  const { address } = await deployTestToken({
+    rpcUrl: `http://127.0.0.1:${ports.anvil}`,
+    privateKey: toHex(key),
+    name: devToken.name,
+    symbol: devToken.symbol,
+    decimals: devToken.decimals,
+    mint: accounts.map(({ address }) => ({ to: address, amount: 1_000_000n * 10n ** 6n })),
+  })
+  if (address.toLowerCase() !== devToken.address.toLowerCase())
+    throw new Error(`The dev token landed at ${address}, not ${devToken.address}: was anvil fresh?`)
 }
 
 main().catch((error: Error) => {

@@ -2,23 +2,31 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv, type Plugin } from 'vite'
-import { defaultApiUrl, defaultSecureFrameUrl, parseUrlSetting } from './src/lib/defaults.js'
+import {
+  defaultApiUrl,
+  defaultRelayUrl,
+  defaultSecureFrameUrl,
+  defaultWalletConnectProjectId,
+  parseUrlSetting,
+  parseWebSocketUrlSetting,
+} from './src/lib/defaults.js'
 
 /**
  * A Content-Security-Policy for the built page: scripts and styles from the
- * widget origin only, calls and images to the API only, frames from the
- * secure origin only. (`frame-ancestors` cannot be set by a meta tag; the
+ * widget origin only, calls and images to the API only (and the WalletConnect
+ * relay's socket), frames from the secure origin only. (`frame-ancestors` cannot be set by a meta tag; the
  * widget may be framed anywhere and checks its host itself.)
  */
-function contentSecurityPolicy(apiUrl: string, secureFrameUrl: string): Plugin {
+function contentSecurityPolicy(apiUrl: string, secureFrameUrl: string, relayUrl: string): Plugin {
   const api = new URL(apiUrl).origin
+  const relay = new URL(relayUrl).origin
   const secure = new URL(secureFrameUrl).origin
   const policy = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' ${api} data: blob:`,
-    `connect-src 'self' ${api}`,
+    `connect-src 'self' ${api} ${relay}`,
     `frame-src ${secure}`,
     "base-uri 'none'",
     "form-action 'none'",
@@ -48,11 +56,22 @@ export default defineConfig(({ mode }) => {
     env.VITE_SECURE_FRAME_URL,
     defaultSecureFrameUrl,
   )
+  const relayUrl = parseWebSocketUrlSetting(
+    'VITE_WALLETCONNECT_RELAY_URL',
+    env.VITE_WALLETCONNECT_RELAY_URL,
+    defaultRelayUrl,
+  )
+  const walletConnectProjectId =
+    env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId
   return {
-    plugins: [react(), tailwindcss(), contentSecurityPolicy(apiUrl, secureFrameUrl)],
+    plugins: [react(), tailwindcss(), contentSecurityPolicy(apiUrl, secureFrameUrl, relayUrl)],
     define: {
       'import.meta.env.VITE_API_URL': JSON.stringify(apiUrl),
       'import.meta.env.VITE_SECURE_FRAME_URL': JSON.stringify(secureFrameUrl),
+      'import.meta.env.VITE_WALLETCONNECT_RELAY_URL': JSON.stringify(relayUrl),
+      'import.meta.env.VITE_WALLETCONNECT_PROJECT_ID': JSON.stringify(walletConnectProjectId),
+      // @walletconnect/utils asks whether it runs under Vitest; a browser build never does.
+      'process.env.IS_VITEST': JSON.stringify('false'),
     },
     build: {
       manifest: true,

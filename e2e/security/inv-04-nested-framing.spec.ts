@@ -85,7 +85,7 @@ test.describe('inv-04 nested framing', () => {
     await openModal(page)
     const frame = widget(page)
     await expect(
-      frame.getByRole('list', { name: 'Recommended wallets' }).getByRole('listitem'),
+      frame.getByRole('list', { name: 'Connect a wallet' }).locator('[data-wallet-id]'),
     ).toHaveCount(4)
     await expect(frame.getByRole('alert')).toHaveCount(0)
     expect((await hostState(page)).open).toBe(true)

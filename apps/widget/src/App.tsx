@@ -1,16 +1,42 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { type ComponentType, useLayoutEffect } from 'react'
+import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react'
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom'
 import { Modal } from './components/Modal.js'
+import { WalletRowsSkeleton } from './components/Skeleton.js'
 import { useStore } from './hooks/useStore.js'
 import { queryClient } from './lib/queryClient.js'
 import type { ImplementedView } from './lib/router.js'
 import { currentView, store } from './lib/store.js'
 import { AllWallets } from './routes/AllWallets.js'
 import { Connect } from './routes/Connect.js'
+import { ConnectingExternal } from './routes/ConnectingExternal.js'
+
+/**
+ * The views that need wagmi and viem (lib/evm) are lazy chunks, so Connect
+ * paints without them; `preloadViews` fetches them once the host is verified.
+ */
+const evmViews = () => import('./routes/evmViews.js')
+
+export const preloadViews = (): Promise<unknown> => evmViews()
+
+const lazyView = (name: keyof Awaited<ReturnType<typeof evmViews>>) =>
+  lazy(() => evmViews().then((views) => ({ default: views[name] })))
 
 /** One route per view; the store's history (lib/router.ts) decides which one shows. */
-const views: Record<ImplementedView, ComponentType> = { Connect, AllWallets }
+const views: Record<ImplementedView, ComponentType> = {
+  Connect,
+  AllWallets,
+  ConnectingExternal,
+  ConnectingWalletConnect: lazyView('ConnectingWalletConnect'),
+  ConnectingWalletConnectBasic: lazyView('ConnectingWalletConnectBasic'),
+  Account: lazyView('Account'),
+  SwitchNetwork: lazyView('SwitchNetwork'),
+  SwitchActiveChain: lazyView('SwitchActiveChain'),
+  UnsupportedChain: lazyView('UnsupportedChain'),
+  WalletSend: lazyView('WalletSend'),
+  WalletSendPreview: lazyView('WalletSendPreview'),
+  SignMessage: lazyView('SignMessage'),
+}
 
 const pathOf = (view: string) => `/${view}`
 
@@ -33,7 +59,15 @@ export function App() {
         <Routes>
           <Route element={<Modal />}>
             {Object.entries(views).map(([view, View]) => (
-              <Route key={view} path={pathOf(view)} element={<View />} />
+              <Route
+                key={view}
+                path={pathOf(view)}
+                element={
+                  <Suspense fallback={<WalletRowsSkeleton rows={3} />}>
+                    <View />
+                  </Suspense>
+                }
+              />
             ))}
           </Route>
         </Routes>

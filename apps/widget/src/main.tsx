@@ -8,13 +8,15 @@ import * as Handshake from '@porthole/protocol/Handshake'
 import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App.js'
+import { App, preloadViews } from './App.js'
 import { initialTheme, projectId } from './lib/env.js'
+import { loadEvm } from './lib/evm.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/explorer.js'
 import { connectHost } from './lib/hostChannel.js'
 import { runVerification } from './lib/hostVerification.js'
 import { projectConfigQuery } from './lib/projectConfig.js'
 import { queryClient } from './lib/queryClient.js'
+import { readRecent } from './lib/recent.js'
 import { store } from './lib/store.js'
 import './index.css'
 
@@ -28,9 +30,18 @@ store.setState({
 })
 
 void handshake.then(({ port, origin }) => {
-  store.setState({ hostOrigin: origin })
-  connectHost({ port, origin })
+  store.setState({ hostOrigin: origin, recent: readRecent(origin) })
+  connectHost({ port, origin, evm: loadEvm, evmLoaded: () => store.getState().evm === 'ready' })
   void runVerification()
+})
+
+// Once the host is verified, the EVM layer and its views load in the
+// background: a stored connection reconnects, and the views are ready to show.
+const stopWaiting = store.subscribe(() => {
+  if (store.getState().verification !== 'verified') return
+  stopWaiting()
+  void loadEvm().catch(() => undefined)
+  void preloadViews().catch(() => undefined)
 })
 
 if (projectId !== null) {

@@ -1,6 +1,6 @@
 import { useStore } from '../hooks/useStore.js'
-import { t } from '../lib/i18n.js'
-import { canGoBack, router } from '../lib/router.js'
+import { isMessageKey, t } from '../lib/i18n.js'
+import { canClose, canGoBack, router } from '../lib/router.js'
 import { currentView } from '../lib/store.js'
 import { BackIcon, CloseIcon } from './Icons.js'
 
@@ -10,7 +10,11 @@ const iconButton =
 /** The card's header: Back (when there is history), the view's title, Close. */
 export function Header({ titleId }: { titleId: string }) {
   const view = useStore(currentView)
+  const connectingName = useStore((state) => state.connecting?.name ?? '')
+  const key = `modal.label.${view}`
+  const title = isMessageKey(key) ? t(key, { name: connectingName }) : view
   const back = useStore(canGoBack)
+  const closable = useStore(canClose)
   return (
     <header className="grid grid-cols-[2.25rem_1fr_2.25rem] items-center gap-2 px-3 pt-3 pb-2">
       {back ? (
@@ -30,16 +34,20 @@ export function Header({ titleId }: { titleId: string }) {
         tabIndex={-1}
         className="truncate text-center text-base font-semibold text-fg outline-none"
       >
-        {view === 'Connect' || view === 'AllWallets' ? t(`modal.label.${view}`) : view}
+        {title}
       </h2>
-      <button
-        type="button"
-        className={iconButton}
-        aria-label={t('modal.close')}
-        onClick={() => router.close()}
-      >
-        <CloseIcon />
-      </button>
+      {closable ? (
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={t('modal.close')}
+          onClick={() => router.close()}
+        >
+          <CloseIcon />
+        </button>
+      ) : (
+        <span />
+      )}
     </header>
   )
 }

@@ -55,3 +55,39 @@ export function WarningIcon({ className = 'size-5' }: IconProps) {
     </svg>
   )
 }
+
+export function QrIcon({ className = 'size-5' }: IconProps) {
+  return (
+    <svg aria-hidden="true" {...base} className={className}>
+      <rect x="4" y="4" width="6" height="6" rx="1" />
+      <rect x="14" y="4" width="6" height="6" rx="1" />
+      <rect x="4" y="14" width="6" height="6" rx="1" />
+      <path d="M14 14h2v2h-2zM18 18h2v2h-2zM14 18h2M18 14h2" />
+    </svg>
+  )
+}
+
+export function CopyIcon({ className = 'size-4' }: IconProps) {
+  return (
+    <svg aria-hidden="true" {...base} className={className}>
+      <rect x="9" y="9" width="11" height="11" rx="2" />
+      <path d="M5 15V5a2 2 0 0 1 2-2h10" />
+    </svg>
+  )
+}
+
+export function ChevronIcon({ className = 'size-4' }: IconProps) {
+  return (
+    <svg aria-hidden="true" {...base} className={className}>
+      <path d="M9 6l6 6-6 6" />
+    </svg>
+  )
+}
+
+export function CheckIcon({ className = 'size-4' }: IconProps) {
+  return (
+    <svg aria-hidden="true" {...base} className={className}>
+      <path d="M5 12l5 5L20 7" />
+    </svg>
+  )
+}

@@ -7,6 +7,7 @@ import { store } from '../lib/store.js'
 import { Alerts } from './Alerts.js'
 import { Header } from './Header.js'
 import { SecureFrame } from './SecureFrame.js'
+import { Toast } from './Toast.js'
 
 const focusableSelector = [
   'a[href]',
@@ -128,13 +129,14 @@ export function Modal() {
         data-theme={theme}
         data-open={open}
         onKeyDown={trapTab}
-        className="flex w-[360px] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
+        className="relative flex w-[360px] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
       >
         <Header titleId={titleId} />
         <div ref={body} className="flex min-h-0 flex-col">
           <Alerts />
           <Outlet />
         </div>
+        <Toast />
       </div>
       <SecureFrame />
     </div>

@@ -1,6 +1,10 @@
 /** Build-time defaults: the dev origins (DESIGN.md section 5). Read by `vite.config.ts` and `env.ts`. */
 export const defaultApiUrl = 'http://api.localhost:5173'
 export const defaultSecureFrameUrl = 'http://secure.localhost:5172'
+/** The local WalletConnect relay `npm start` runs (scripts/relay.ts). */
+export const defaultRelayUrl = 'ws://127.0.0.1:5174'
+/** Any id does for the local relay; the public relay needs a WalletConnect Cloud project id. */
+export const defaultWalletConnectProjectId = 'porthole-local'
 
 /** Parses a build-time URL setting: an http(s) URL, returned without a trailing slash. */
 export function parseUrlSetting(name: string, value: string | undefined, fallback: string): string {
@@ -13,5 +17,21 @@ export function parseUrlSetting(name: string, value: string | undefined, fallbac
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`${name} must be an http(s) URL, got '${raw}'`)
+  return url.href.replace(/\/+$/, '')
+}
+
+/** Parses a build-time WebSocket URL setting (ws: or wss:), returned without a trailing slash. */
+export function parseWebSocketUrlSetting(
+  name: string,
+  value: string | undefined,
+  fallback: string,
+): string {
+  const raw = value === undefined || value.trim() === '' ? fallback : value.trim()
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {}
+  if (url?.protocol !== 'ws:' && url?.protocol !== 'wss:')
+    throw new Error(`${name} must be a ws(s) URL, got '${raw}'`)
   return url.href.replace(/\/+$/, '')
 }

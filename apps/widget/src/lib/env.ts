@@ -5,7 +5,14 @@
  */
 import { projectIdPattern } from '@porthole/protocol/Api'
 import { isTheme, type Theme } from '@porthole/protocol/Views'
-import { defaultApiUrl, defaultSecureFrameUrl, parseUrlSetting } from './defaults.js'
+import {
+  defaultApiUrl,
+  defaultRelayUrl,
+  defaultSecureFrameUrl,
+  defaultWalletConnectProjectId,
+  parseUrlSetting,
+  parseWebSocketUrlSetting,
+} from './defaults.js'
 
 export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL, defaultApiUrl)
 
@@ -16,6 +23,15 @@ export const secureFrameUrl = parseUrlSetting(
 )
 
 export const secureFrameOrigin = new URL(secureFrameUrl).origin
+
+/** The WalletConnect relay and Cloud project id, fixed at build time. */
+export const walletConnectRelayUrl = parseWebSocketUrlSetting(
+  'VITE_WALLETCONNECT_RELAY_URL',
+  import.meta.env.VITE_WALLETCONNECT_RELAY_URL,
+  defaultRelayUrl,
+)
+export const walletConnectProjectId =
+  import.meta.env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId
 
 /** The `projectId` query parameter of the widget's URL, or `null` when missing or malformed. */
 export function readProjectId(search: string): string | null {

@@ -3,7 +3,8 @@ import * as Contract from '@porthole/protocol/Contract'
 import { ErrorCode } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
 import { afterEach, describe, expect, test } from 'vitest'
-import { connectHost, toHostState } from './hostChannel.js'
+import type { Evm } from './evm.js'
+import { connectHost, onHostWalletEvent, requestHostWallet, toHostState } from './hostChannel.js'
 import { createRouter } from './router.js'
 import { createStore, initialState, raiseAlert, type WidgetState } from './store.js'
 
@@ -13,7 +14,10 @@ afterEach(() => {
 })
 
 /** The widget's channel on one port, and a loader stand-in on the other. */
-function setup(patch: Partial<WidgetState> = {}) {
+function setup(
+  patch: Partial<WidgetState> = {},
+  evm?: { request(request: Host.ProviderRequest, signal: AbortSignal): Promise<unknown> },
+) {
   const store = createStore<WidgetState>({ ...initialState, ...patch })
   const router = createRouter(store)
   const { port1, port2 } = new MessageChannel()
@@ -26,7 +30,13 @@ function setup(patch: Partial<WidgetState> = {}) {
   const alerts: Host.Alert[] = []
   loader.on('state', (state) => states.push(state))
   loader.on('alert', (alert) => alerts.push(alert))
-  const widget = connectHost({ port: port2, origin: 'http://127.0.0.1:5170', store, router })
+  const widget = connectHost({
+    port: port2,
+    origin: 'http://127.0.0.1:5170',
+    store,
+    router,
+    evm: evm ? async () => evm as unknown as Evm : undefined,
+  })
   open.push(loader, widget)
   return { store, loader, states, alerts }
 }
@@ -60,9 +70,9 @@ describe('connectHost', () => {
 
   test('open with a view this build lacks rejects 4200 and stays closed', async () => {
     const { store, loader } = setup()
-    await expect(loader.request('open', { view: 'Account' })).rejects.toMatchObject({
+    await expect(loader.request('open', { view: 'RegisterAccountName' })).rejects.toMatchObject({
       code: ErrorCode.unsupportedMethod,
-      message: expect.stringContaining("'Account'"),
+      message: expect.stringContaining("'RegisterAccountName'"),
     })
     expect(store.getState().open).toBe(false)
   })
@@ -83,7 +93,6 @@ describe('connectHost', () => {
 
   test.each([
     ['verified', ErrorCode.disconnected],
-    ['pending', ErrorCode.disconnected],
     ['unverified', ErrorCode.unauthorized],
     ['rate_limited', ErrorCode.unauthorized],
     ['server_error', ErrorCode.unauthorized],
@@ -93,6 +102,75 @@ describe('connectHost', () => {
     await expect(
       loader.request('providerRequest', { method: 'eth_requestAccounts' }),
     ).rejects.toMatchObject({ code })
+  })
+
+  test('a provider request on a pending host waits for the verification', async () => {
+    const { loader, store } = setup({ verification: 'pending' })
+    let settled = false
+    const request = loader.request('providerRequest', { method: 'eth_accounts' }).finally(() => {
+      settled = true
+    })
+    await settle()
+    expect(settled).toBe(false)
+    store.setState({ verification: 'unverified' })
+    await expect(request).rejects.toMatchObject({ code: ErrorCode.unauthorized })
+  })
+
+  test('a verified host gets its provider requests answered by the EVM layer', async () => {
+    const received: Array<[Host.ProviderRequest, AbortSignal]> = []
+    const evm = {
+      request: async (request: Host.ProviderRequest, signal: AbortSignal) => {
+        received.push([request, signal])
+        return ['0xabc']
+      },
+    }
+    const { loader } = setup({ verification: 'verified' }, evm)
+    await expect(
+      loader.request('providerRequest', { method: 'eth_accounts', params: [] }),
+    ).resolves.toEqual(['0xabc'])
+    expect(received.map(([request]) => request)).toEqual([{ method: 'eth_accounts', params: [] }])
+  })
+
+  test("keeps the loader's host wallets, and relays their events", async () => {
+    const { loader, store } = setup()
+    const events: Host.HostWalletEvent[] = []
+    const stop = onHostWalletEvent((event) => events.push(event))
+    const wallet = { uuid: 'u1', name: 'Test Wallet', icon: '', rdns: 'com.example.test' }
+    loader.emit('hostWallets', { wallets: [wallet] })
+    loader.emit('hostWalletEvent', { uuid: 'u1', event: 'chainChanged', data: '0x1' })
+    await settle()
+    stop()
+    expect(store.getState().hostWallets).toEqual([wallet])
+    expect(events).toEqual([{ uuid: 'u1', event: 'chainChanged', data: '0x1' }])
+  })
+
+  test('sends host wallet requests to the loader, which alone answers them', async () => {
+    const { loader } = setup()
+    loader.handle('hostWalletRequest', async ({ uuid, method }) => `${uuid}:${method}`)
+    await expect(requestHostWallet({ uuid: 'u1', method: 'eth_chainId' })).resolves.toBe(
+      'u1:eth_chainId',
+    )
+  })
+
+  test('tells the host about connection changes in its state', async () => {
+    const { store, states } = setup()
+    store.setState({
+      connection: {
+        status: 'connected',
+        address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        chainId: 31337,
+        connectorId: 'com.example.test',
+        connectorName: 'Test Wallet',
+      },
+    })
+    await settle()
+    expect(Host.State.parse(states.at(-1))).toMatchObject({
+      status: 'connected',
+      caipAddress: 'eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      chainId: 'eip155:31337',
+      connector: 'Test Wallet',
+    })
   })
 
   test('emits each alert once, including those raised before the channel', async () => {

@@ -2,12 +2,14 @@
  * The channel to the host page's loader, over the port of the handshake
  * (DESIGN.md section 3). The widget answers `open`, `close`, `setTheme`,
  * `disconnect` and `providerRequest`, and emits `state` on every change of
- * what the host sees and `alert` for each alert raised.
+ * what the host sees and `alert` for each alert raised. It also drives the
+ * host page's own wallets through the loader's bridge (`requestHostWallet`).
  */
 import * as Channel from '@porthole/protocol/Channel'
 import * as Contract from '@porthole/protocol/Contract'
 import { DisconnectedError, ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
+import type { Evm } from './evm.js'
 import { router as defaultRouter, type Router } from './router.js'
 import { currentView, store as defaultStore, type Store, type WidgetState } from './store.js'
 
@@ -26,7 +28,57 @@ export class UnauthorizedHostError extends RpcError {
 
 /** What the host sees of the widget's state. */
 export function toHostState(state: WidgetState): Host.State {
-  return { ...Host.initialState, open: state.open, view: currentView(state) }
+  const { status, address, chainId, connectorName } = state.connection
+  const connected = address !== null && chainId !== null
+  return {
+    ...Host.initialState,
+    open: state.open,
+    view: currentView(state),
+    status,
+    caipAddress: connected ? `eip155:${chainId}:${address}` : null,
+    address: connected ? address : null,
+    chainId: chainId === null ? null : `eip155:${chainId}`,
+    connector: connected ? connectorName : null,
+  }
+}
+
+/** How long the widget waits on a host wallet: the user may take a while in it. */
+export const hostWalletTimeout = 5 * 60_000
+
+let current: HostChannel | undefined
+const hostWalletListeners = new Set<(event: Host.HostWalletEvent) => void>()
+
+/** Sends a request to one of the host page's wallets, through the loader. */
+export function requestHostWallet(request: Host.HostWalletRequest): Promise<unknown> {
+  if (!current || current.closed) return Promise.reject(new DisconnectedError())
+  return current.request('hostWalletRequest', request, { timeout: hostWalletTimeout })
+}
+
+/** Calls `listener` with every event of a host wallet the widget has used. */
+export function onHostWalletEvent(listener: (event: Host.HostWalletEvent) => void): () => void {
+  hostWalletListeners.add(listener)
+  return () => hostWalletListeners.delete(listener)
+}
+
+/** Tells the host's EIP-1193 listeners (`connect`, `accountsChanged`, …). */
+export function emitProviderEvent(event: Host.ProviderEvent): void {
+  if (current && !current.closed) current.emit('providerEvent', event)
+}
+
+/** The host's verification once it is known (requests made early wait for it). */
+function verified(store: Store<WidgetState>): Promise<WidgetState['verification']> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const { verification } = store.getState()
+      if (verification === 'pending') return false
+      resolve(verification)
+      return true
+    }
+    if (check()) return
+    const unsubscribe = store.subscribe(() => {
+      if (check()) unsubscribe()
+    })
+  })
 }
 
 export type ConnectHostParameters = {
@@ -34,14 +86,24 @@ export type ConnectHostParameters = {
   origin: string
   store?: Store<WidgetState> | undefined
   router?: Router | undefined
+  /** The EVM layer, loaded on demand (`lib/evm.ts`). */
+  evm?: (() => Promise<Evm>) | undefined
+  /** Whether the EVM layer is loaded already (then `disconnect` has something to end). */
+  evmLoaded?: (() => boolean) | undefined
 }
 
 export function connectHost(parameters: ConnectHostParameters): HostChannel {
-  const { port, origin, store = defaultStore, router = defaultRouter } = parameters
+  const { port, origin, store = defaultStore, router = defaultRouter, evm, evmLoaded } = parameters
   const channel: HostChannel = Channel.create({
     port,
     origin,
     parsers: Contract.parsers(Host.widget, Host.host),
+  })
+  current = channel
+
+  channel.on('hostWallets', ({ wallets }) => store.setState({ hostWallets: wallets }))
+  channel.on('hostWalletEvent', (event) => {
+    for (const listener of [...hostWalletListeners]) listener(event)
   })
 
   channel.handle('open', (params) => {
@@ -56,12 +118,14 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
     store.setState({ theme })
     return undefined
   })
-  // No connection exists yet, so there is nothing to end.
-  channel.handle('disconnect', () => undefined)
-  channel.handle('providerRequest', () => {
-    const { verification } = store.getState()
-    if (verification !== 'verified' && verification !== 'pending') throw new UnauthorizedHostError()
-    throw new DisconnectedError()
+  channel.handle('disconnect', async () => {
+    if (evm && evmLoaded?.()) await (await evm()).disconnect()
+    return undefined
+  })
+  channel.handle('providerRequest', async (request, { signal }) => {
+    if ((await verified(store)) !== 'verified') throw new UnauthorizedHostError()
+    if (!evm) throw new DisconnectedError()
+    return (await evm()).request(request, signal)
   })
 
   let lastState: string | undefined

@@ -8,3 +8,5 @@ export function t(key: MessageKey, values: Record<string, string | number> = {})
     Object.hasOwn(values, name) ? String(values[name]) : match,
   )
 }
+
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(en, key)

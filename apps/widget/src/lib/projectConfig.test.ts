@@ -22,15 +22,22 @@ function configApi(body: unknown): Api {
   }
 }
 
+const networks = ['eip155:31337', 'eip155:1']
+
 describe('getProjectConfig', () => {
-  test('reads the features the API serves, Farcaster among the socials (SPEC 9 defaults)', async () => {
-    await expect(getProjectConfig({ api: configApi({ features }) })).resolves.toEqual({ features })
+  test('reads the features and networks the API serves, Farcaster among the socials (SPEC 9 defaults)', async () => {
+    await expect(getProjectConfig({ api: configApi({ features, networks }) })).resolves.toEqual({
+      features,
+      networks,
+    })
   })
 
   test.each([
-    ['an unknown social', { features: { ...features, socials: ['myspace'] } }],
-    ['an extra key', { features, admin: true }],
-    ['a missing feature', { features: { ...features, email: undefined } }],
+    ['an unknown social', { features: { ...features, socials: ['myspace'] }, networks }],
+    ['an extra key', { features, networks, admin: true }],
+    ['a missing feature', { features: { ...features, email: undefined }, networks }],
+    ['no networks', { features, networks: [] }],
+    ['an unknown network', { features, networks: ['eip155:999999'] }],
   ])('refuses %s', async (_, body) => {
     await expect(getProjectConfig({ api: configApi(body) })).rejects.toThrow()
   })

@@ -41,7 +41,7 @@ describe('createRouter', () => {
 
   test('a view this build does not have throws 4200 and changes nothing', () => {
     const { store, router, changes } = setup()
-    expect(() => router.navigate('Account')).toThrow(UnsupportedViewError)
+    expect(() => router.navigate('RegisterAccountName')).toThrow(UnsupportedViewError)
     expect(() => router.open('SIWXSignMessage')).toThrow(
       expect.objectContaining({
         code: 4200,

@@ -8,7 +8,20 @@ import type { View } from '@porthole/protocol/Views'
 import { currentView, type Store, store, type WidgetState } from './store.js'
 
 /** The views this build implements; the others join in later issues. */
-export const implementedViews = ['Connect', 'AllWallets'] as const satisfies readonly View[]
+export const implementedViews = [
+  'Connect',
+  'AllWallets',
+  'ConnectingExternal',
+  'ConnectingWalletConnect',
+  'ConnectingWalletConnectBasic',
+  'Account',
+  'SwitchNetwork',
+  'SwitchActiveChain',
+  'UnsupportedChain',
+  'WalletSend',
+  'WalletSendPreview',
+  'SignMessage',
+] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 
 export const isImplementedView = (view: View): view is ImplementedView =>
@@ -25,7 +38,18 @@ export class UnsupportedViewError extends RpcError {
   }
 }
 
-export const homeView: ImplementedView = 'Connect'
+/** Where the modal opens and returns to: Account once a wallet is connected, else Connect. */
+export const homeView = (state: WidgetState): ImplementedView =>
+  state.connection.status === 'connected' ? 'Account' : 'Connect'
+
+/** Views the user cannot close: the wallet is on a network the project does not offer. */
+export const lockedViews: readonly View[] = ['UnsupportedChain']
+
+export const canClose = (state: WidgetState): boolean => !lockedViews.includes(currentView(state))
+
+/** Whether the history is just a home view (Connect or Account), as the modal closes on. */
+const atHome = (state: WidgetState) =>
+  state.history.length === 1 && (state.history[0] === 'Connect' || state.history[0] === 'Account')
 
 export const canGoBack = (state: WidgetState): boolean => state.history.length > 1
 
@@ -47,17 +71,21 @@ export function createRouter(target: Store<WidgetState> = store) {
     back(): void {
       target.setState((state) => (canGoBack(state) ? { history: state.history.slice(0, -1) } : {}))
     },
-    /** Starts a new history at `view` (Connect by default). */
-    reset(view: View = homeView): void {
-      assertView(view)
-      target.setState((state) => historyAt(state, view))
+    /** Starts a new history at `view` (the home view by default). */
+    reset(view?: View): void {
+      if (view !== undefined) assertView(view)
+      target.setState((state) => historyAt(state, view ?? homeView(state)))
     },
     /** Opens the modal, on `view` when given (a new history), else where it is. */
     open(view?: View): void {
       if (view !== undefined) assertView(view)
       target.setState((state) => ({
         open: true,
-        ...(view === undefined ? {} : historyAt(state, view)),
+        ...(view === undefined
+          ? atHome(state) && !state.open
+            ? historyAt(state, homeView(state))
+            : {}
+          : historyAt(state, view)),
       }))
     },
     /**
@@ -66,7 +94,9 @@ export function createRouter(target: Store<WidgetState> = store) {
      * only reveals an already rendered view.
      */
     close(): void {
-      target.setState((state) => ({ open: false, ...historyAt(state, homeView) }))
+      target.setState((state) =>
+        canClose(state) ? { open: false, ...historyAt(state, homeView(state)) } : {},
+      )
     },
   }
 }

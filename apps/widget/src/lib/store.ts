@@ -3,8 +3,10 @@
  * `useSyncExternalStore`, see `hooks/useStore.ts`). Everything the host can
  * see is derived from it (`hostChannel.ts`).
  */
-import type { Alert } from '@porthole/protocol/Host'
-import type { Theme, View } from '@porthole/protocol/Views'
+import type { Alert, AlertCode, HostWallet } from '@porthole/protocol/Host'
+import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
+import { initialSendState, type SendState } from './send.js'
+import type { Toast } from './toast.js'
 
 export type Store<state> = {
   getState(): state
@@ -55,7 +57,40 @@ export type Verification =
 export type SecureFrameStatus = 'idle' | 'loading' | 'ready' | 'failed'
 
 /** An alert raised by the widget: shown in the modal and sent to the host as an `alert` event. */
-export type WidgetAlert = Alert & { id: number }
+export type WidgetAlert = Alert & { code: AlertCode; id: number }
+
+/**
+ * The EVM connection as wagmi reports it (`lib/evm/connection.ts` mirrors it
+ * here so the entry chunk can render and report it without loading wagmi).
+ */
+export type Connection = {
+  status: ConnectionStatus
+  address: string | null
+  chainId: number | null
+  /** wagmi's connector id: an EIP-6963 rdns for a host wallet, `walletConnect`. */
+  connectorId: string | null
+  connectorName: string | null
+}
+
+export const disconnected: Connection = {
+  status: 'disconnected',
+  address: null,
+  chainId: null,
+  connectorId: null,
+  connectorName: null,
+}
+
+/** The wallet a Connecting view works on. */
+export type ConnectingWallet = {
+  /** wagmi's connector id for a host wallet; `null` for WalletConnect. */
+  connectorId: string | null
+  name: string
+  /** A data URI (host wallet) or an explorer image id. */
+  icon: string | null
+  imageId: string | null
+  /** Explorer links, for ConnectingWalletConnectBasic. */
+  links: { mobile: string | null; desktop: string | null; webapp: string | null }
+}
 
 export type WidgetState = {
   open: boolean
@@ -70,6 +105,18 @@ export type WidgetState = {
   refusedOrigin: string | null
   secureFrame: SecureFrameStatus
   alerts: readonly WidgetAlert[]
+  /** The host page's own wallets, from the loader's bridge. */
+  hostWallets: readonly HostWallet[]
+  /** Whether the lazily loaded EVM layer (wagmi) is up. */
+  evm: 'idle' | 'loading' | 'ready' | 'failed'
+  connection: Connection
+  connecting: ConnectingWallet | null
+  /** Connector ids of the wallets used last on this host, most recent first (`recent.ts`). */
+  recent: readonly string[]
+  toast: Toast | null
+  send: SendState
+  /** The network of another namespace SwitchActiveChain offers (CAIP-2). */
+  switchTarget: string | null
 }
 
 export const initialState: WidgetState = {
@@ -82,6 +129,14 @@ export const initialState: WidgetState = {
   refusedOrigin: null,
   secureFrame: 'idle',
   alerts: [],
+  hostWallets: [],
+  evm: 'idle',
+  connection: disconnected,
+  connecting: null,
+  recent: [],
+  toast: null,
+  send: initialSendState,
+  switchTarget: null,
 }
 
 export const store: Store<WidgetState> = createStore(initialState)
@@ -93,7 +148,10 @@ let nextAlertId = 1
 const maxAlertLength = 512
 
 /** Raises an alert, unless one with the same code is already showing. */
-export function raiseAlert(alert: Alert, target: Store<WidgetState> = store): void {
+export function raiseAlert(
+  alert: Alert & { code: AlertCode },
+  target: Store<WidgetState> = store,
+): void {
   const message =
     alert.message.length <= maxAlertLength
       ? alert.message

@@ -1,15 +1,21 @@
+import type { WalletEntry } from '@porthole/protocol/Api'
 import { recommendedWalletsCount } from '@porthole/protocol/Constants'
+import type { HostWallet } from '@porthole/protocol/Host'
 import { useQuery } from '@tanstack/react-query'
+import { rowButton } from '../components/Buttons.js'
 import { HostGate } from '../components/HostGate.js'
-import { GridIcon } from '../components/Icons.js'
+import { GridIcon, QrIcon } from '../components/Icons.js'
 import { WalletRowsSkeleton } from '../components/Skeleton.js'
 import { WalletError } from '../components/WalletError.js'
-import { WalletLogo } from '../components/WalletLogo.js'
+import { WalletIcon } from '../components/WalletIcon.js'
+import { useStore } from '../hooks/useStore.js'
+import { type ConnectEntry, connectorIdOf, toConnectList } from '../lib/connectList.js'
 import { recommendedWalletsQuery } from '../lib/explorer.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/router.js'
+import { type ConnectingWallet, store } from '../lib/store.js'
 
-/** The first view: the recommended wallets and the way to all of them. */
+/** The first view: WalletConnect, recent and installed wallets, the recommended ones, and all. */
 export function Connect() {
   return (
     <section className="flex flex-col gap-2 px-4 pb-4">
@@ -18,47 +24,109 @@ export function Connect() {
          * The email field and social buttons go here when login is built,
          * each shown only when `projectConfigQuery`'s features enable it.
          */}
-        <RecommendedWallets />
+        <Wallets />
       </HostGate>
     </section>
   )
 }
 
-function RecommendedWallets() {
+const noLinks = { mobile: null, desktop: null, webapp: null }
+
+const linksOf = (wallet: WalletEntry): ConnectingWallet['links'] => ({
+  mobile: wallet.mobile_link,
+  desktop: wallet.desktop_link,
+  webapp: wallet.webapp_link,
+})
+
+/** Where a click on an entry goes: a host wallet connects itself, the others pair over WalletConnect. */
+export function choose(entry: ConnectEntry): void {
+  if (entry.kind === 'installed') {
+    store.setState({ connecting: toConnecting(entry.hostWallet, entry.registry) })
+    router.navigate('ConnectingExternal')
+    return
+  }
+  store.setState({
+    connecting:
+      entry.kind === 'walletConnect'
+        ? {
+            connectorId: null,
+            name: t('connect.walletConnect'),
+            icon: null,
+            imageId: null,
+            links: noLinks,
+          }
+        : {
+            connectorId: null,
+            name: entry.registry.name,
+            icon: null,
+            imageId: entry.registry.image_id,
+            links: linksOf(entry.registry),
+          },
+  })
+  router.navigate('ConnectingWalletConnect')
+}
+
+export function toConnecting(
+  wallet: HostWallet,
+  registry?: WalletEntry | undefined,
+): ConnectingWallet {
+  return {
+    connectorId: connectorIdOf(wallet),
+    name: wallet.name,
+    icon: wallet.icon || null,
+    imageId: registry?.image_id ?? null,
+    links: registry ? linksOf(registry) : noLinks,
+  }
+}
+
+function Wallets() {
   const { data, isPending, isError, refetch } = useQuery(recommendedWalletsQuery)
-  if (isPending) return <WalletRowsSkeleton rows={recommendedWalletsCount + 1} />
-  if (isError) return <WalletError onRetry={() => void refetch()} />
+  const hostWallets = useStore((state) => state.hostWallets)
+  const recent = useStore((state) => state.recent)
+  const entries = toConnectList({ hostWallets, recent, recommended: data?.data ?? [] })
   return (
     <>
-      <ul aria-label={t('connect.recommended')} className="flex flex-col gap-2">
-        {data.data.map((wallet) => (
-          // Connecting comes with its own views: for now an entry shows, it does nothing.
-          <li
-            key={wallet.id}
-            data-wallet-id={wallet.id}
-            className="flex items-center gap-3 rounded-2xl bg-surface-2 p-2.5"
-          >
-            <WalletLogo wallet={wallet} className="size-10 rounded-xl" />
-            <span className="truncate text-sm font-medium">{wallet.name}</span>
+      <ul aria-label={t('connect.list')} className="flex flex-col gap-2">
+        {entries.map((entry) => (
+          <li key={entry.key} data-wallet-id={entry.registry?.id}>
+            <button type="button" className={rowButton} onClick={() => choose(entry)}>
+              {entry.kind === 'walletConnect' ? (
+                <span className="inline-flex size-10 items-center justify-center rounded-xl bg-accent text-accent-fg">
+                  <QrIcon />
+                </span>
+              ) : (
+                <WalletIcon
+                  icon={entry.hostWallet?.icon}
+                  wallet={{ name: entry.name, image_id: entry.registry?.image_id ?? null }}
+                  className="size-10 rounded-xl"
+                />
+              )}
+              <span className="flex-1 truncate text-sm font-medium">{entry.name}</span>
+              {entry.tag ? (
+                <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent">
+                  {t(`connect.tag.${entry.tag}`)}
+                </span>
+              ) : null}
+            </button>
           </li>
         ))}
       </ul>
-      <button
-        type="button"
-        onClick={() => router.navigate('AllWallets')}
-        className="flex items-center gap-3 rounded-2xl bg-surface-2 p-2.5 text-left hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-      >
-        <span className="inline-flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent">
-          <GridIcon />
-        </span>
-        <span className="flex-1 text-sm font-medium">{t('connect.allWallets')}</span>
-        <span
-          className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent tabular-nums"
-          title={t('connect.allWalletsCount', { count: data.count })}
-        >
-          {data.count}
-        </span>
-      </button>
+      {isPending ? <WalletRowsSkeleton rows={recommendedWalletsCount} /> : null}
+      {isError ? <WalletError onRetry={() => void refetch()} /> : null}
+      {data ? (
+        <button type="button" onClick={() => router.navigate('AllWallets')} className={rowButton}>
+          <span className="inline-flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent">
+            <GridIcon />
+          </span>
+          <span className="flex-1 text-sm font-medium">{t('connect.allWallets')}</span>
+          <span
+            className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent tabular-nums"
+            title={t('connect.allWalletsCount', { count: data.count })}
+          >
+            {data.count}
+          </span>
+        </button>
+      ) : null}
     </>
   )
 }

@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { mayRetryTokens, tokenBalancesQuery } from '../lib/evm/balances.js'
+import { t } from '../lib/i18n.js'
+import { store } from '../lib/store.js'
+import { showToast } from '../lib/toast.js'
+import { useStore } from './useStore.js'
+
+/**
+ * The account's ERC-20 balances. A failure shows 'Token Balance Unavailable'
+ * once and records the time (the send state's `lastRetry`); the fetch runs
+ * again only 30 s after it.
+ */
+export function useTokenBalances(address: string, chainId: number) {
+  const lastRetry = useStore((state) => state.send.lastRetry)
+  const query = useQuery({
+    ...tokenBalancesQuery(address, chainId),
+    enabled: mayRetryTokens(lastRetry),
+    retryOnMount: false,
+  })
+  const failedAt = query.isError ? query.errorUpdatedAt : 0
+  useEffect(() => {
+    if (!failedAt) return
+    showToast(t('toast.tokenBalanceUnavailable'), 'error')
+    store.setState((state) => ({ send: { ...state.send, lastRetry: failedAt } }))
+  }, [failedAt])
+  return query
+}

@@ -1,0 +1,164 @@
+import { truncate } from '@porthole/chains/Address'
+import { formatBalance } from '@porthole/chains/Format'
+import { getByCaipNetworkId } from '@porthole/chains/Networks'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { dangerButton, outlineButton, primaryButton, rowButton } from '../components/Buttons.js'
+import { ChevronIcon, CopyIcon } from '../components/Icons.js'
+import { Skeleton } from '../components/Skeleton.js'
+import { useStore } from '../hooks/useStore.js'
+import { useTokenBalances } from '../hooks/useTokenBalances.js'
+import { copyText } from '../lib/clipboard.js'
+import { nativeBalanceQuery } from '../lib/evm/balances.js'
+import { evm } from '../lib/evm/index.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+import { initialSendState } from '../lib/send.js'
+import { store } from '../lib/store.js'
+import { showToast } from '../lib/toast.js'
+import { messageOf } from '../lib/walletErrors.js'
+
+/** The connected account: address, network, balances, and send, sign, disconnect. */
+export function Account() {
+  const connection = useStore((state) => state.connection)
+  const { address, chainId } = connection
+  if (address === null || chainId === null) return null
+  return (
+    <ConnectedAccount
+      address={address}
+      chainId={chainId}
+      connectorName={connection.connectorName}
+    />
+  )
+}
+
+function ConnectedAccount(props: {
+  address: string
+  chainId: number
+  connectorName: string | null
+}) {
+  const { address, chainId, connectorName } = props
+  const network = getByCaipNetworkId(`eip155:${chainId}`)
+  const balance = useQuery(nativeBalanceQuery(address, chainId))
+  const [disconnecting, setDisconnecting] = useState(false)
+
+  const copy = () =>
+    void copyText(address).then((ok) =>
+      showToast(ok ? t('account.copied') : t('toast.copyFailed'), ok ? 'success' : 'error'),
+    )
+
+  const disconnect = () => {
+    setDisconnecting(true)
+    evm.disconnect().then(
+      () => router.close(),
+      (error: unknown) => {
+        setDisconnecting(false)
+        showToast(messageOf(error), 'error')
+      },
+    )
+  }
+
+  return (
+    <section className="flex flex-col gap-4 px-4 pb-4">
+      <div className="flex flex-col items-center gap-1 pt-1">
+        <div className="flex items-center gap-1">
+          <p
+            className="font-mono text-lg font-semibold"
+            title={address}
+            data-testid="account-address"
+          >
+            {truncate(address)}
+          </p>
+          <button
+            type="button"
+            aria-label={t('account.copy')}
+            onClick={copy}
+            className="inline-flex size-8 items-center justify-center rounded-full text-muted hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            <CopyIcon />
+          </button>
+        </div>
+        <p className="text-sm text-muted" aria-live="polite">
+          {balance.isPending ? (
+            <Skeleton className="inline-block h-4 w-24 rounded" />
+          ) : balance.isError ? (
+            t('account.balanceError')
+          ) : (
+            <span data-testid="account-balance">
+              {formatBalance(balance.data)} {balance.data.symbol}
+            </span>
+          )}
+        </p>
+        {connectorName ? (
+          <p className="text-xs text-muted">
+            {t('account.connectedWith', { name: connectorName })}
+          </p>
+        ) : null}
+      </div>
+
+      <button type="button" className={rowButton} onClick={() => router.navigate('SwitchNetwork')}>
+        <span className="flex flex-1 flex-col">
+          <span className="text-xs text-muted">{t('account.network')}</span>
+          <span className="text-sm font-medium">{network?.name ?? `eip155:${chainId}`}</span>
+        </span>
+        <ChevronIcon />
+      </button>
+
+      <Tokens address={address} chainId={chainId} />
+
+      <div className="grid grid-cols-2 gap-2">
+        <button
+          type="button"
+          className={primaryButton}
+          onClick={() => {
+            store.setState((state) => ({
+              send: { ...initialSendState, lastRetry: state.send.lastRetry },
+            }))
+            router.navigate('WalletSend')
+          }}
+        >
+          {t('account.send')}
+        </button>
+        <button
+          type="button"
+          className={outlineButton}
+          onClick={() => router.navigate('SignMessage')}
+        >
+          {t('account.sign')}
+        </button>
+      </div>
+      <button type="button" className={dangerButton} disabled={disconnecting} onClick={disconnect}>
+        {disconnecting ? t('account.disconnecting') : t('account.disconnect')}
+      </button>
+    </section>
+  )
+}
+
+function Tokens({ address, chainId }: { address: string; chainId: number }) {
+  const tokens = useTokenBalances(address, chainId)
+  if (tokens.isError || (tokens.fetchStatus === 'idle' && !tokens.data)) return null
+  return (
+    <div className="flex flex-col gap-2">
+      <h3 className="text-xs font-semibold text-muted">{t('account.tokens')}</h3>
+      {tokens.isPending ? (
+        <Skeleton className="h-10 w-full rounded-2xl" />
+      ) : tokens.data.length === 0 ? (
+        <p className="text-sm text-muted">{t('account.noTokens')}</p>
+      ) : (
+        <ul aria-label={t('account.tokens')} className="flex flex-col gap-1">
+          {tokens.data.map((token) => (
+            <li
+              key={token.address}
+              className="flex items-center justify-between rounded-2xl bg-surface-2 px-3 py-2 text-sm"
+            >
+              <span className="font-medium">{token.symbol}</span>
+              <span className="tabular-nums">
+                {formatBalance({ value: token.value, decimals: token.decimals })}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { secondaryButton } from '../components/Buttons.js'
+import { ConnectingCard, type ConnectingStatus } from '../components/ConnectingCard.js'
+import { useStore } from '../hooks/useStore.js'
+import { loadEvm } from '../lib/evm.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+import { isUserRejection, messageOf } from '../lib/walletErrors.js'
+
+/** Connecting a wallet of the host page: waiting on it, declined (retry), or failed (retry). */
+export function ConnectingExternal() {
+  const wallet = useStore((state) => state.connecting)
+  const [status, setStatus] = useState<ConnectingStatus>('waiting')
+  const [error, setError] = useState('')
+  const attempt = useRef(0)
+
+  const start = useCallback(() => {
+    const connectorId = wallet?.connectorId
+    if (!connectorId) return
+    const id = ++attempt.current
+    setStatus('waiting')
+    loadEvm()
+      .then((evm) => evm.connect(connectorId))
+      .then(
+        () => {
+          if (id === attempt.current) router.close()
+        },
+        (reason: unknown) => {
+          if (id !== attempt.current) return
+          setStatus(isUserRejection(reason) ? 'rejected' : 'error')
+          setError(messageOf(reason))
+        },
+      )
+  }, [wallet?.connectorId])
+
+  useEffect(() => {
+    start()
+    // Leaving the view abandons the attempt: its outcome no longer moves the modal.
+    return () => {
+      attempt.current++
+    }
+  }, [start])
+
+  if (!wallet) return null
+  const retry = (
+    <button type="button" className={secondaryButton} onClick={start}>
+      {t('connecting.retry')}
+    </button>
+  )
+  return (
+    <ConnectingCard
+      wallet={wallet}
+      status={status}
+      title={
+        status === 'waiting'
+          ? t('connecting.waiting', { name: wallet.name })
+          : status === 'rejected'
+            ? t('connecting.rejected')
+            : t('connecting.error')
+      }
+      hint={
+        status === 'waiting'
+          ? t('connecting.waitingHint')
+          : status === 'rejected'
+            ? t('connecting.rejectedHint')
+            : error
+      }
+      actions={status === 'waiting' ? null : retry}
+    />
+  )
+}

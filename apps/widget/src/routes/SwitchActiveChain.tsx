@@ -1,0 +1,43 @@
+import { getByCaipNetworkId } from '@porthole/chains/Networks'
+import { outlineButton, primaryButton } from '../components/Buttons.js'
+import { useStore } from '../hooks/useStore.js'
+import { evm } from '../lib/evm/index.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+
+const namespaceNames: Record<string, string> = {
+  solana: 'Solana',
+  bip122: 'Bitcoin',
+  eip155: 'EVM',
+}
+
+/**
+ * A network of another namespace (Solana, Bitcoin) was picked while an EVM
+ * wallet is connected: it cannot switch there, so offer to disconnect and
+ * choose a wallet that can.
+ */
+export function SwitchActiveChain() {
+  const target = useStore((state) => state.switchTarget)
+  const network = target ? getByCaipNetworkId(target) : undefined
+  if (!network) return null
+  const values = {
+    name: network.name,
+    namespace: namespaceNames[network.chainNamespace] ?? network.chainNamespace,
+  }
+  return (
+    <section className="flex flex-col gap-4 px-6 pb-6 text-center">
+      <p className="text-base font-semibold">{t('switchActiveChain.title', values)}</p>
+      <p className="text-sm text-muted">{t('switchActiveChain.body', values)}</p>
+      <button
+        type="button"
+        className={primaryButton}
+        onClick={() => void evm.disconnect().then(() => router.reset('Connect'))}
+      >
+        {t('switchActiveChain.confirm')}
+      </button>
+      <button type="button" className={outlineButton} onClick={() => router.back()}>
+        {t('modal.back')}
+      </button>
+    </section>
+  )
+}

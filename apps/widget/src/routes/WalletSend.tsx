@@ -1,0 +1,159 @@
+import { formatBalance, formatUnits } from '@porthole/chains/Format'
+import { useQuery } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { input, primaryButton } from '../components/Buttons.js'
+import { useStore } from '../hooks/useStore.js'
+import { useTokenBalances } from '../hooks/useTokenBalances.js'
+import { nativeBalanceQuery } from '../lib/evm/balances.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+import { checkSend, isValidReceiver, parseAmount, type SendToken } from '../lib/send.js'
+import { store } from '../lib/store.js'
+
+type Option = { key: string; token: SendToken; balance: bigint }
+
+/** The send form: token, amount and receiver; Preview checks them, then shows the review. */
+export function WalletSend() {
+  const { address, chainId } = useStore((state) => state.connection)
+  if (address === null || chainId === null) return null
+  return <SendForm address={address} chainId={chainId} />
+}
+
+function SendForm({ address, chainId }: { address: string; chainId: number }) {
+  const send = useStore((state) => state.send)
+  const native = useQuery(nativeBalanceQuery(address, chainId))
+  const tokens = useTokenBalances(address, chainId)
+  const [error, setError] = useState<string | null>(null)
+  const ids = { token: useId(), amount: useId(), receiver: useId(), error: useId() }
+
+  const options: Option[] = [
+    ...(native.data
+      ? [
+          {
+            key: 'native',
+            token: {
+              kind: 'native',
+              symbol: native.data.symbol,
+              decimals: native.data.decimals,
+            } as const,
+            balance: native.data.value,
+          },
+        ]
+      : []),
+    ...(tokens.data ?? []).map((token) => ({
+      key: token.address,
+      token: {
+        kind: 'erc20',
+        address: token.address,
+        symbol: token.symbol,
+        decimals: token.decimals,
+      } as const,
+      balance: token.value,
+    })),
+  ]
+  const selectedKey = send.token
+    ? send.token.kind === 'native'
+      ? 'native'
+      : send.token.address
+    : ''
+  const selected = options.find((option) => option.key === selectedKey)
+  const update = (patch: Partial<typeof send>) => {
+    setError(null)
+    store.setState((state) => ({ send: { ...state.send, ...patch } }))
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const problem =
+      checkSend(send, 'eip155') ??
+      (isValidReceiver(send.receiverAddress, 'eip155') ? null : t('send.invalidAddress'))
+    if (problem) return setError(problem)
+    const token = send.token as SendToken
+    const amount = parseAmount(send.sendTokenAmount, token.decimals)
+    if (amount === null) return setError(t('send.invalidAmount'))
+    if (selected && amount > selected.balance) return setError(t('send.insufficient'))
+    router.navigate('WalletSendPreview')
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      className="flex flex-col gap-3 px-4 pb-4"
+      aria-describedby={error ? ids.error : undefined}
+    >
+      <label htmlFor={ids.token} className="text-xs font-semibold text-muted">
+        {t('send.token')}
+      </label>
+      <select
+        id={ids.token}
+        className={input}
+        value={selectedKey}
+        onChange={(event) =>
+          update({
+            token: options.find((option) => option.key === event.target.value)?.token ?? null,
+          })
+        }
+      >
+        <option value="">—</option>
+        {options.map((option) => (
+          <option key={option.key} value={option.key}>
+            {option.token.symbol} (
+            {formatBalance({ value: option.balance, decimals: option.token.decimals })})
+          </option>
+        ))}
+      </select>
+      <label htmlFor={ids.amount} className="text-xs font-semibold text-muted">
+        {t('send.amount')}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={ids.amount}
+          className={input}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.0"
+          value={send.sendTokenAmount}
+          onChange={(event) => update({ sendTokenAmount: event.target.value })}
+        />
+        {selected ? (
+          <button
+            type="button"
+            className="rounded-2xl bg-surface-2 px-3 text-sm font-medium hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-accent"
+            onClick={() =>
+              update({
+                sendTokenAmount: formatUnits(selected.balance, selected.token.decimals),
+              })
+            }
+          >
+            {t('send.max')}
+          </button>
+        ) : null}
+      </div>
+      <label htmlFor={ids.receiver} className="text-xs font-semibold text-muted">
+        {t('send.receiver')}
+      </label>
+      <input
+        id={ids.receiver}
+        className={`${input} font-mono`}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={t('send.receiverPlaceholder')}
+        value={send.receiverAddress}
+        onChange={(event) => update({ receiverAddress: event.target.value })}
+      />
+      {error ? (
+        <p
+          id={ids.error}
+          role="alert"
+          className="rounded-2xl bg-danger-soft px-3 py-2 text-sm text-danger"
+        >
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className={primaryButton}>
+        {t('send.preview')}
+      </button>
+    </form>
+  )
+}

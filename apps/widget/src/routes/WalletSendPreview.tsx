@@ -1,0 +1,104 @@
+import { truncate } from '@porthole/chains/Address'
+import { formatBalance } from '@porthole/chains/Format'
+import { getByCaipNetworkId } from '@porthole/chains/Networks'
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { outlineButton, primaryButton } from '../components/Buttons.js'
+import { useStore } from '../hooks/useStore.js'
+import { submitSend, toEvmAddress, waitForSend } from '../lib/evm/send.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+import { parseAmount } from '../lib/send.js'
+import { store } from '../lib/store.js'
+import { showToast } from '../lib/toast.js'
+import { isUserRejection, messageOf } from '../lib/walletErrors.js'
+
+type Phase = 'review' | 'sending' | 'confirming'
+
+/** The send, reviewed: from, to, amount and network; Send asks the wallet, then waits for the receipt. */
+export function WalletSendPreview() {
+  const send = useStore((state) => state.send)
+  const { address, chainId } = useStore((state) => state.connection)
+  const queryClient = useQueryClient()
+  const [phase, setPhase] = useState<Phase>('review')
+  const [error, setError] = useState<string | null>(null)
+  const token = send.token
+  const amount = token ? parseAmount(send.sendTokenAmount, token.decimals) : null
+  if (!token || amount === null || address === null || chainId === null) return null
+  const network = getByCaipNetworkId(`eip155:${chainId}`)
+
+  const confirm = async () => {
+    setError(null)
+    setPhase('sending')
+    store.setState((state) => ({ send: { ...state.send, loading: true } }))
+    try {
+      const hash = await submitSend({ token, amount, receiver: send.receiverAddress, chainId })
+      setPhase('confirming')
+      const receipt = await waitForSend(hash, chainId)
+      if (receipt.status !== 'success') throw new Error('The transaction reverted.')
+      await queryClient.invalidateQueries({ queryKey: ['balance'] })
+      showToast(t('toast.sent'), 'success')
+      router.reset('Account')
+    } catch (reason) {
+      setPhase('review')
+      setError(
+        isUserRejection(reason)
+          ? t('send.rejected')
+          : (reason as { name?: string }).name === 'WaitForTransactionReceiptTimeoutError'
+            ? t('send.timeout')
+            : t('send.failed', { message: messageOf(reason) }),
+      )
+    } finally {
+      store.setState((state) => ({ send: { ...state.send, loading: false } }))
+    }
+  }
+
+  const rows = [
+    [
+      t('send.amount'),
+      `${formatBalance({ value: amount, decimals: token.decimals }, token.decimals)} ${token.symbol}`,
+    ],
+    [t('send.from'), truncate(address)],
+    [t('send.to'), truncate(toEvmAddress(send.receiverAddress))],
+    [t('send.network'), network?.name ?? `eip155:${chainId}`],
+  ] as const
+
+  return (
+    <section className="flex flex-col gap-3 px-4 pb-4">
+      <dl className="flex flex-col gap-2 rounded-2xl bg-surface-2 p-3 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-3">
+            <dt className="text-muted">{label}</dt>
+            <dd className="truncate font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {phase !== 'review' ? (
+        <p role="status" className="text-center text-sm text-muted">
+          {phase === 'sending' ? t('send.sending') : t('send.confirming')}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="rounded-2xl bg-danger-soft px-3 py-2 text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className={primaryButton}
+        disabled={phase !== 'review'}
+        onClick={() => void confirm()}
+      >
+        {phase === 'review' ? t('send.send') : t('send.sending')}
+      </button>
+      <button
+        type="button"
+        className={outlineButton}
+        disabled={phase !== 'review'}
+        onClick={() => router.back()}
+      >
+        {t('modal.back')}
+      </button>
+    </section>
+  )
+}

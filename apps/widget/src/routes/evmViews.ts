@@ -1,0 +1,10 @@
+/** The views that need the EVM layer, in one lazy chunk (see App.tsx). */
+export { Account } from './Account.js'
+export { ConnectingWalletConnect } from './ConnectingWalletConnect.js'
+export { ConnectingWalletConnectBasic } from './ConnectingWalletConnectBasic.js'
+export { SignMessage } from './SignMessage.js'
+export { SwitchActiveChain } from './SwitchActiveChain.js'
+export { SwitchNetwork } from './SwitchNetwork.js'
+export { UnsupportedChain } from './UnsupportedChain.js'
+export { WalletSend } from './WalletSend.js'
+export { WalletSendPreview } from './WalletSendPreview.js'
