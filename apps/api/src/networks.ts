@@ -1,14 +1,20 @@
 /**
  * The networks a project offers in the widget: CAIP-2 ids among those Porthole
- * knows (`Api.networkIds`: the 24 public EVM networks, the local chain and the
- * 3 Solana networks). The first is the project's default network. Checked when
+ * knows ({@link networkIds}: the 24 public EVM networks, the local chain and the
+ * 3 Solana networks, from the tables of `@porthole/chains`; Bitcoin is not offered). The first is the project's default network. Checked when
  * a project is created or its networks are changed, and again when read
  * (`readStoredNetworks`), so a row written any other way (raw SQL, a network
  * dropped from the tables) never serves a network the widget would refuse.
  */
-import { defaultNetworks, maxNetworks, networkIds } from '@porthole/protocol/Api'
+import { Evm, Solana } from '@porthole/chains'
+import { defaultNetworks, maxNetworks } from '@porthole/protocol/Api'
 import { InvalidNetworkError } from './errors.js'
 import { Caip2 } from './schemas.js'
+
+/** The networks a project may offer. */
+export const networkIds: readonly string[] = [...Evm.all, ...Solana.all].map(
+  (network) => network.caipNetworkId,
+)
 
 const known: ReadonlySet<string> = new Set(networkIds)
 

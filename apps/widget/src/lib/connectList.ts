@@ -85,6 +85,7 @@ export function toConnectList(parameters: {
   )
   const installedRdns = new Set(hostWallets.map((wallet) => wallet.rdns).filter(Boolean))
   const registryEntries = recommended
+    .filter((wallet, index) => recommended.findIndex(({ id }) => id === wallet.id) === index)
     .filter((wallet) => !listed.has(wallet.id) && !(wallet.rdns && installedRdns.has(wallet.rdns)))
     .map(
       (wallet): ConnectEntry => ({

@@ -37,7 +37,7 @@ describe('getProjectConfig', () => {
     ['an extra key', { features, networks, admin: true }],
     ['a missing feature', { features: { ...features, email: undefined }, networks }],
     ['no networks', { features, networks: [] }],
-    ['an unknown network', { features, networks: ['eip155:999999'] }],
+    ['a network that is not CAIP-2', { features, networks: ['mainnet'] }],
   ])('refuses %s', async (_, body) => {
     await expect(getProjectConfig({ api: configApi(body) })).rejects.toThrow()
   })

@@ -33,5 +33,7 @@ export function rememberRecent(
   if (!hostOrigin) return
   const next = [connectorId, ...readRecent(hostOrigin, to).filter((id) => id !== connectorId)]
   to.setItem(keyOf(hostOrigin), JSON.stringify(next.slice(0, recentLimit)))
-  store.setState({ recent: next.slice(0, recentLimit) })
+  // The store shows the current host's list only (SECURITY.md 9).
+  if (store.getState().hostOrigin === hostOrigin)
+    store.setState({ recent: next.slice(0, recentLimit) })
 }

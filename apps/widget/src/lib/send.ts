@@ -4,27 +4,10 @@
  * send. Messages are the seed's, word for word.
  */
 import { validate as validateAddress } from '@porthole/chains/Address'
+import type { SendState } from './store.js'
 
-export type SendToken =
-  | { kind: 'native'; symbol: string; decimals: number }
-  | { kind: 'erc20'; address: string; symbol: string; decimals: number }
-
-export type SendState = {
-  token: SendToken | null
-  sendTokenAmount: string
-  receiverAddress: string
-  loading: boolean
-  /** When the token balances last failed (a retry waits 30 s after it). */
-  lastRetry: number | null
-}
-
-export const initialSendState: SendState = {
-  token: null,
-  sendTokenAmount: '',
-  receiverAddress: '',
-  loading: false,
-  lastRetry: null,
-}
+export type { SendState, SendToken } from './store.js'
+export { initialSendState } from './store.js'
 
 export const SendError = {
   required: 'An amount and receiver address are required',
@@ -42,11 +25,17 @@ export function checkSend(state: SendState, namespace: string): string | null {
   return null
 }
 
-/** A decimal amount with at most `decimals` fraction digits, greater than zero. */
+/**
+ * A decimal amount (`1`, `1.5`, `.5`, `1.`) in the token's smallest unit:
+ * greater than zero, with at most `decimals` significant fraction digits
+ * (trailing zeros don't count). `null` for anything else.
+ */
 export function parseAmount(amount: string, decimals: number): bigint | null {
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(amount.trim())
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(amount.trim())
   if (!match) return null
-  const [, integer = '0', fraction = ''] = match
+  const integer = match[1] || '0'
+  const fraction = (match[2] ?? '').replace(/0+$/, '')
+  if (!match[1] && !match[2]) return null
   if (fraction.length > decimals) return null
   const value = BigInt(integer + fraction.padEnd(decimals, '0'))
   return value > 0n ? value : null

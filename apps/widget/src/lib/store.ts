@@ -5,7 +5,6 @@
  */
 import type { Alert, AlertCode, HostWallet } from '@porthole/protocol/Host'
 import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
-import { initialSendState, type SendState } from './send.js'
 import type { Toast } from './toast.js'
 
 export type Store<state> = {
@@ -58,6 +57,28 @@ export type SecureFrameStatus = 'idle' | 'loading' | 'ready' | 'failed'
 
 /** An alert raised by the widget: shown in the modal and sent to the host as an `alert` event. */
 export type WidgetAlert = Alert & { code: AlertCode; id: number }
+
+/** The send flow's state (SPEC section 3); its rules are in `send.ts`. */
+export type SendToken =
+  | { kind: 'native'; symbol: string; decimals: number }
+  | { kind: 'erc20'; address: string; symbol: string; decimals: number }
+
+export type SendState = {
+  token: SendToken | null
+  sendTokenAmount: string
+  receiverAddress: string
+  loading: boolean
+  /** When the token balances last failed (a retry waits 30 s after it). */
+  lastRetry: number | null
+}
+
+export const initialSendState: SendState = {
+  token: null,
+  sendTokenAmount: '',
+  receiverAddress: '',
+  loading: false,
+  lastRetry: null,
+}
 
 /**
  * The EVM connection as wagmi reports it (`lib/evm/connection.ts` mirrors it

@@ -7,29 +7,35 @@ import { ErrorCode } from '@porthole/protocol/Errors'
 
 const rejectionPattern = /user rejected|connection request reset/i
 
-function codeOf(error: unknown): unknown {
-  let current = error as { code?: unknown; cause?: unknown } | undefined
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (current.code !== undefined) return current.code
-    current = current.cause as typeof current
+type Layer = { code?: unknown; message?: unknown; cause?: unknown }
+
+/** Whether `test` holds for the error or any of its causes (wrappers nest them, viem's among them). */
+function someLayer(error: unknown, test: (layer: Layer) => boolean): boolean {
+  let current = error as Layer | undefined
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    if (test(current)) return true
+    current = current.cause as Layer | undefined
   }
-  return undefined
+  return false
 }
 
 export function isUserRejection(error: unknown): boolean {
-  if (codeOf(error) === ErrorCode.userRejected) return true
-  let current = error as { message?: unknown; cause?: unknown } | undefined
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (typeof current.message === 'string' && rejectionPattern.test(current.message)) return true
-    current = current.cause as typeof current
-  }
-  return false
+  return someLayer(
+    error,
+    ({ code, message }) =>
+      code === ErrorCode.userRejected ||
+      (typeof message === 'string' && rejectionPattern.test(message)),
+  )
 }
 
 /** A short message for the user: viem's `shortMessage`, else the first line of `message`. */
 export function messageOf(error: unknown): string {
   const { shortMessage, message } = (error ?? {}) as { shortMessage?: unknown; message?: unknown }
   const text =
-    typeof shortMessage === 'string' ? shortMessage : typeof message === 'string' ? message : ''
+    typeof shortMessage === 'string' && shortMessage
+      ? shortMessage
+      : typeof message === 'string'
+        ? message
+        : ''
   return (text.split('\n')[0] ?? '').slice(0, 200) || 'Something went wrong'
 }
