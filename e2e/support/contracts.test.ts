@@ -2,9 +2,7 @@
  * The e2e ERC-20: compiled from contracts/TestToken.sol with solc-js, deployed
  * to a real anvil on a free port, and exercised through viem.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -12,11 +10,7 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
   type Hex,
-  http,
   parseEventLogs,
   zeroAddress,
 } from 'viem'
@@ -29,8 +23,7 @@ import {
   TEST_TOKEN_SOURCE,
   testTokenAbi,
 } from './contracts.ts'
-
-const root = join(import.meta.dirname, '..', '..')
+import { createAnvilClients, type LocalAnvil, startAnvil } from './localAnvil.ts'
 
 /** Anvil's default dev accounts 0, 1 and 2. */
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -42,76 +35,27 @@ const RECIPIENT: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 /** 1 000 tokens at 6 decimals. */
 const MINTED = 1_000_000_000n
 
-let anvil: ChildProcess
-let anvilLog = ''
+let anvil: LocalAnvil | undefined
 let rpcUrl: string
 let tempDir: string
 
-/** A port the OS says is free now (anvil binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitForAnvil(url: string) {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const ok = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-      .then(async (response) => (await response.json()).result === '0x7a69')
-      .catch(() => false)
-    if (ok) return
-    if (anvil.exitCode !== null) throw new Error(`anvil exited with ${anvil.exitCode}: ${anvilLog}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`anvil did not answer eth_chainId within 30 s: ${anvilLog}`)
-}
-
 beforeAll(async () => {
   tempDir = mkdtempSync(join(tmpdir(), 'porthole-solc-'))
-  const port = await freePort()
-  rpcUrl = `http://127.0.0.1:${port}`
-  anvil = spawn(
-    join(root, 'node_modules/.bin/anvil'),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-  anvil.stderr?.on('data', (chunk: Buffer) => {
-    anvilLog += chunk.toString()
-  })
-  await waitForAnvil(rpcUrl)
+  anvil = await startAnvil()
+  rpcUrl = anvil.url
 })
 
 afterAll(async () => {
-  if (anvil && anvil.exitCode === null) {
-    const exited = new Promise((resolve) => anvil.once('exit', resolve))
-    anvil.kill('SIGTERM')
-    await exited
-  }
+  await anvil?.stop()
   if (tempDir) rmSync(tempDir, { recursive: true, force: true })
 })
 
 function clients() {
-  const chain = defineChain({
-    id: 31337,
-    name: 'Anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  const transport = http(rpcUrl, { retryCount: 0 })
+  const owner = createAnvilClients({ rpcUrl, privateKey: OWNER_KEY })
   return {
-    publicClient: createPublicClient({ chain, transport }),
-    owner: createWalletClient({ account: privateKeyToAccount(OWNER_KEY), chain, transport }),
-    spender: createWalletClient({ account: privateKeyToAccount(SPENDER_KEY), chain, transport }),
+    publicClient: owner.publicClient,
+    owner: owner.walletClient,
+    spender: createAnvilClients({ rpcUrl, privateKey: SPENDER_KEY }).walletClient,
   }
 }
 

@@ -9,18 +9,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  http,
-  isHex,
-  parseAbi,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Abi, type Address, createPublicClient, type Hex, http, isHex, parseAbi } from 'viem'
+import { createAnvilClients } from './localAnvil.ts'
 
 /** The part of solc-js used here (its own typings are all `any`). */
 type Solc = {
@@ -174,17 +164,10 @@ export async function deployTestToken(
   const { rpcUrl, privateKey, name = 'Test Token', symbol = 'TEST', decimals = 18 } = options
   const { bytecode } = compileContract(TEST_TOKEN_SOURCE, 'TestToken')
 
-  const transport = http(rpcUrl, { retryCount: 0 })
-  const chainId = await createPublicClient({ transport }).getChainId()
-  const chain = defineChain({
-    id: chainId,
-    name: 'Anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  const account = privateKeyToAccount(privateKey)
-  const publicClient = createPublicClient({ chain, transport })
-  const walletClient = createWalletClient({ account, chain, transport })
+  const chainId = await createPublicClient({
+    transport: http(rpcUrl, { retryCount: 0 }),
+  }).getChainId()
+  const { publicClient, walletClient } = createAnvilClients({ rpcUrl, privateKey, chainId })
 
   const hash = await walletClient.deployContract({
     abi: testTokenAbi,

@@ -3,10 +3,8 @@
  * 8545) and Debian Chromium: EIP-6963 discovery, accounts, signing, a real
  * transfer, rejection and the 4902 → add → switch path.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { type Browser, chromium, type Page } from '@playwright/test'
 import {
   createPublicClient,
@@ -18,9 +16,9 @@ import {
 } from 'viem'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumArgs } from '../../playwright.config.ts'
+import { type LocalAnvil, startAnvil } from './localAnvil.ts'
 import { installTestWallet, type TestWallet } from './testWallet.ts'
 
-const root = join(import.meta.dirname, '..', '..')
 /** Anvil's second default dev account. */
 const OTHER_DEV_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
@@ -38,7 +36,7 @@ type TestWindow = Window & {
   events: { event: string; data: unknown }[]
 }
 
-let anvil: ChildProcess
+let anvil: LocalAnvil | undefined
 let rpcUrl: string
 let browser: Browser
 let server: Server
@@ -46,39 +44,10 @@ let host: string
 let page: Page
 let wallet: TestWallet
 
-/** A port the OS says is free now (anvil binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
 /** The host pages. Not `page.setContent`: its document.open() erases the window's listeners. */
 const pages: Record<string, string> = {
   '/': '<!doctype html><title>host</title><h1>host</h1>',
   '/framed': '<!doctype html><title>framed</title><iframe src="/"></iframe>',
-}
-
-async function waitForAnvil(url: string) {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const ok = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-      .then(async (response) => (await response.json()).result === '0x7a69')
-      .catch(() => false)
-    if (ok) return
-    if (anvil.exitCode !== null) throw new Error(`anvil exited with ${anvil.exitCode}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('anvil did not start')
 }
 
 /** Runs `provider.request` in the page; resolves to the result or the error's code and data. */
@@ -110,14 +79,8 @@ async function connect() {
 }
 
 beforeAll(async () => {
-  const port = await freePort()
-  rpcUrl = `http://127.0.0.1:${port}`
-  anvil = spawn(
-    join(root, 'node_modules/.bin/anvil'),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'],
-    { stdio: 'ignore' },
-  )
-  await waitForAnvil(rpcUrl)
+  anvil = await startAnvil()
+  rpcUrl = anvil.url
   server = createServer((request, response) => {
     const body = pages[request.url ?? '']
     response.writeHead(body ? 200 : 404, { 'content-type': 'text/html' }).end(body ?? '')
@@ -130,11 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
-  if (anvil && anvil.exitCode === null) {
-    const exited = new Promise((resolve) => anvil.once('exit', resolve))
-    anvil.kill('SIGTERM')
-    await exited
-  }
+  await anvil?.stop()
 })
 
 beforeEach(async () => {

@@ -10,21 +10,18 @@
  * page: the binding name is fixed.
  */
 import type { Page } from '@playwright/test'
+import { type Hex, isAddress, numberToHex } from 'viem'
+import { createAnvilClients } from './localAnvil.ts'
 import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  hexToBigInt,
-  hexToNumber,
-  http,
-  isAddress,
-  isAddressEqual,
-  isHex,
-  numberToHex,
-  type TypedDataDefinition,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+  invalidParams,
+  parseChainRequest,
+  parsePersonalSign,
+  parseTransaction,
+  parseTypedDataV4,
+  RpcError,
+  toParamList,
+  userRejected,
+} from './walletRequests.ts'
 
 /** Anvil's first default dev account (10 000 ETH on a fresh node). */
 export const ANVIL_DEV_KEY: Hex =
@@ -72,19 +69,6 @@ const ICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#3b82f6"/><circle cx="16" cy="16" r="7" fill="#fff"/></svg>',
   )
 
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
-
-const userRejected = () => new RpcError(4001, 'User rejected the request.')
-const invalidParams = (why: string) => new RpcError(-32602, `Invalid params: ${why}`)
-
 /** Read-only methods passed through to the node as they are. */
 const FORWARDED = new Set([
   'eth_blockNumber',
@@ -120,16 +104,11 @@ export async function installTestWallet(
   const rdns = options.info?.rdns ?? 'dev.porthole.testwallet'
   const uuid = crypto.randomUUID()
 
-  const account = privateKeyToAccount(privateKey)
-  const chain = defineChain({
-    id: nodeChainId,
-    name: 'Anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
+  const { account, publicClient, walletClient } = createAnvilClients({
+    rpcUrl,
+    privateKey,
+    chainId: nodeChainId,
   })
-  const transport = http(rpcUrl, { retryCount: 0 })
-  const publicClient = createPublicClient({ chain, transport })
-  const walletClient = createWalletClient({ account, chain, transport })
 
   let behaviour: TestWalletBehaviour = 'approve'
   let connected = false
@@ -157,17 +136,6 @@ export async function installTestWallet(
   const requireConnected = () => {
     if (!connected) throw new RpcError(4100, 'The requested account has not been authorized.')
   }
-  const requireOwnAddress = (value: unknown) => {
-    if (typeof value !== 'string' || !isAddress(value, { strict: false }))
-      throw invalidParams('expected an address')
-    if (!isAddressEqual(value, account.address))
-      throw new RpcError(4100, `Unknown account ${value}.`)
-  }
-  const parseChainId = (value: unknown): number => {
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]+$/.test(value) || /^0x0+$/.test(value))
-      throw invalidParams('chainId must be a non-zero hex string')
-    return hexToNumber(value as Hex)
-  }
   const isKnownChain = (id: number) =>
     addedChains.has(id) || (behaviour !== 'unknownChain' && id === nodeChainId)
 
@@ -181,8 +149,7 @@ export async function installTestWallet(
   }
 
   async function handle(method: string, params: unknown): Promise<unknown> {
-    const list = params === undefined ? [] : params
-    if (!Array.isArray(list)) throw invalidParams('params must be an array')
+    const list = toParamList(params)
 
     switch (method) {
       case 'eth_requestAccounts':
@@ -221,86 +188,39 @@ export async function installTestWallet(
       case 'personal_sign': {
         const [first, second] = list
         // Some dapps swap the two; accept either order as wallets do.
-        const [message, address] =
+        const message = parsePersonalSign(
+          account,
           typeof second === 'string' && isAddress(second, { strict: false })
             ? [first, second]
-            : [second, first]
-        if (typeof message !== 'string') throw invalidParams('expected a message')
-        requireOwnAddress(address)
+            : [second, first],
+        )
         requireConnected()
         requireApproval()
-        return account.signMessage({ message: isHex(message) ? { raw: message } : message })
+        return account.signMessage({ message })
       }
 
       case 'eth_signTypedData_v4': {
-        const [address, json] = list
-        requireOwnAddress(address)
-        let typed: unknown
-        try {
-          typed = typeof json === 'string' ? JSON.parse(json) : json
-        } catch {
-          throw invalidParams('typed data is not JSON')
-        }
-        if (typeof typed !== 'object' || typed === null || !('types' in typed))
-          throw invalidParams('expected typed data')
+        const typedData = parseTypedDataV4(account, list)
         requireConnected()
         requireApproval()
         try {
-          return await account.signTypedData(typed as TypedDataDefinition)
+          return await account.signTypedData(typedData)
         } catch (error) {
           throw invalidParams(error instanceof Error ? error.message : String(error))
         }
       }
 
       case 'eth_sendTransaction': {
-        const [tx] = list
-        if (typeof tx !== 'object' || tx === null) throw invalidParams('expected a transaction')
-        const t = tx as Record<string, unknown>
-        requireOwnAddress(t.from)
-        const hexField = (key: string) => {
-          const value = t[key]
-          if (value === undefined || value === null) return undefined
-          if (typeof value !== 'string' || !isHex(value)) throw invalidParams(`${key} must be hex`)
-          return value
-        }
-        const bigField = (key: string) => {
-          const value = hexField(key)
-          return value === undefined ? undefined : hexToBigInt(value)
-        }
-        const to = hexField('to')
-        if (to !== undefined && !isAddress(to, { strict: false }))
-          throw invalidParams('to must be an address')
-        const data = hexField('data') ?? hexField('input')
-        const value = bigField('value')
-        const gas = bigField('gas')
-        const nonce = hexField('nonce')
-        const gasPrice = bigField('gasPrice')
-        const maxFeePerGas = bigField('maxFeePerGas')
-        const maxPriorityFeePerGas = bigField('maxPriorityFeePerGas')
+        const transaction = parseTransaction(account, list)
         requireConnected()
         requireApproval()
         if (currentChain !== nodeChainId)
           throw new RpcError(4901, `The test wallet sends only on chain ${nodeChainId}.`)
-        const fees =
-          gasPrice !== undefined
-            ? { gasPrice }
-            : maxFeePerGas !== undefined || maxPriorityFeePerGas !== undefined
-              ? { maxFeePerGas, maxPriorityFeePerGas }
-              : {}
-        return walletClient.sendTransaction({
-          to: to ?? null,
-          data,
-          value,
-          gas,
-          nonce: nonce === undefined ? undefined : hexToNumber(nonce),
-          ...fees,
-        } as Parameters<typeof walletClient.sendTransaction>[0])
+        return walletClient.sendTransaction(transaction)
       }
 
       case 'wallet_switchEthereumChain': {
-        const [request] = list
-        if (typeof request !== 'object' || request === null) throw invalidParams('expected object')
-        const id = parseChainId((request as { chainId?: unknown }).chainId)
+        const { chainId: id } = parseChainRequest(list)
         if (!isKnownChain(id))
           throw new RpcError(4902, `Unrecognized chain ID "${numberToHex(id)}".`)
         requireApproval()
@@ -312,10 +232,7 @@ export async function installTestWallet(
       }
 
       case 'wallet_addEthereumChain': {
-        const [request] = list
-        if (typeof request !== 'object' || request === null) throw invalidParams('expected object')
-        const r = request as { chainId?: unknown; chainName?: unknown; rpcUrls?: unknown }
-        const id = parseChainId(r.chainId)
+        const { chainId: id, request: r } = parseChainRequest(list)
         if (typeof r.chainName !== 'string' || !Array.isArray(r.rpcUrls) || r.rpcUrls.length === 0)
           throw invalidParams('chainName and rpcUrls are required')
         requireApproval()
@@ -327,7 +244,7 @@ export async function installTestWallet(
         if (FORWARDED.has(method)) {
           const request = publicClient.request as (args: {
             method: string
-            params: unknown[]
+            params: readonly unknown[]
           }) => Promise<unknown>
           return request({ method, params: list })
         }

@@ -5,9 +5,6 @@
  * wallet (walletKit.ts) that answers on a real anvil (on a free port, not the
  * stack's 8545).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
 import { UniversalProvider } from '@walletconnect/universal-provider'
 import {
   createPublicClient,
@@ -22,9 +19,9 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { createRelay, type Relay } from '../../scripts/relay.ts'
+import { type LocalAnvil, startAnvil } from './localAnvil.ts'
 import { createMemoryStorage, createTestWalletKit, type TestWalletKit } from './walletKit.ts'
 
-const root = join(import.meta.dirname, '..', '..')
 /** Anvil's fourth default dev account, which no test signs with. */
 const RECIPIENT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
 
@@ -37,48 +34,10 @@ const METHODS = [
 ]
 const EVENTS = ['accountsChanged', 'chainChanged']
 
-let anvil: ChildProcess | undefined
+let anvil: LocalAnvil | undefined
 let rpcUrl: string
 let relay: Relay
 const closers: (() => Promise<void>)[] = []
-
-/** A port the OS says is free now (anvil binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function startAnvil(): Promise<string> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const child = spawn(
-    join(root, 'node_modules/.bin/anvil'),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent'],
-    { stdio: 'ignore' },
-  )
-  anvil = child
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const ok = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-      .then(async (response) => (await response.json()).result === '0x7a69')
-      .catch(() => false)
-    if (ok) return url
-    if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('anvil did not start')
-}
 
 type Payload = {
   id: number | string
@@ -148,19 +107,15 @@ async function connectRaw(url: string) {
 const randomTopic = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')
 
 beforeAll(async () => {
-  rpcUrl = await startAnvil()
+  anvil = await startAnvil()
+  rpcUrl = anvil.url
   relay = await createRelay({ port: 0 })
 })
 
 afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
   await relay?.close()
-  if (anvil && anvil.exitCode === null) {
-    const child = anvil
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
-  }
+  await anvil?.stop()
 })
 
 describe('createRelay', () => {

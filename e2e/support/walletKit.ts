@@ -14,20 +14,17 @@ import { WalletKit, type WalletKitTypes } from '@reown/walletkit'
 import { Core } from '@walletconnect/core'
 import type { CoreTypes, SessionTypes } from '@walletconnect/types'
 import { buildApprovedNamespaces, getSdkError } from '@walletconnect/utils'
+import { type Hex, numberToHex } from 'viem'
+import { createAnvilClients } from './localAnvil.ts'
 import {
-  createWalletClient,
-  defineChain,
-  type Hex,
-  hexToBigInt,
-  hexToNumber,
-  http,
-  isAddress,
-  isAddressEqual,
-  isHex,
-  numberToHex,
-  type TypedDataDefinition,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+  parseChainRequest,
+  parsePersonalSign,
+  parseTransaction,
+  parseTypedDataV4,
+  RpcError,
+  toParamList,
+  userRejected,
+} from './walletRequests.ts'
 
 /** Anvil's second default dev account (10 000 ETH on a fresh node). */
 export const WALLETKIT_DEV_KEY: Hex =
@@ -97,18 +94,6 @@ export function createMemoryStorage(): Storage {
   }
 }
 
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-const userRejected = () => new RpcError(4001, 'User rejected the request.')
-const invalidParams = (why: string) => new RpcError(-32602, `Invalid params: ${why}`)
-
 const METHODS = [
   'personal_sign',
   'eth_sendTransaction',
@@ -129,17 +114,10 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
   } = options
   let behaviour = options.behaviour ?? 'approve'
 
-  const account = privateKeyToAccount(privateKey)
-  const chain = defineChain({
-    id: nodeChainId,
-    name: 'Anvil',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  const walletClient = createWalletClient({
-    account,
-    chain,
-    transport: http(rpcUrl, { retryCount: 0 }),
+  const { account, walletClient } = createAnvilClients({
+    rpcUrl,
+    privateKey,
+    chainId: nodeChainId,
   })
 
   /** Chains the wallet knows: the node's, mainnet, and those added with wallet_addEthereumChain. */
@@ -196,23 +174,6 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
   const requireApproval = () => {
     if (behaviour === 'reject') throw userRejected()
   }
-  const requireOwnAddress = (value: unknown) => {
-    if (typeof value !== 'string' || !isAddress(value, { strict: false }))
-      throw invalidParams('expected an address')
-    if (!isAddressEqual(value, account.address))
-      throw new RpcError(4100, `Unknown account ${value}.`)
-  }
-  const parseChainId = (value: unknown): number => {
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]+$/.test(value) || /^0x0+$/.test(value))
-      throw invalidParams('chainId must be a non-zero hex string')
-    return hexToNumber(value as Hex)
-  }
-  const hexField = (tx: Record<string, unknown>, key: string): Hex | undefined => {
-    const value = tx[key]
-    if (value === undefined || value === null) return undefined
-    if (typeof value !== 'string' || !isHex(value)) throw invalidParams(`${key} must be hex`)
-    return value
-  }
 
   /** Adds a chain (and the account on it) to the session when it is not there yet. */
   const addChainToSession = async (topic: string, id: number) => {
@@ -241,8 +202,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     method: string,
     params: unknown,
   ): Promise<unknown> {
-    const list = params === undefined ? [] : params
-    if (!Array.isArray(list)) throw invalidParams('params must be an array')
+    const list = toParamList(params)
 
     switch (method) {
       case 'eth_accounts':
@@ -252,53 +212,28 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
         return numberToHex(Number(requestChainId.split(':')[1]))
 
       case 'personal_sign': {
-        const [message, address] = list
-        if (typeof message !== 'string') throw invalidParams('expected a message')
-        requireOwnAddress(address)
+        const message = parsePersonalSign(account, list)
         requireApproval()
-        return account.signMessage({ message: isHex(message) ? { raw: message } : message })
+        return account.signMessage({ message })
       }
 
       case 'eth_signTypedData_v4': {
-        const [address, json] = list
-        requireOwnAddress(address)
-        let typed: unknown
-        try {
-          typed = typeof json === 'string' ? JSON.parse(json) : json
-        } catch {
-          throw invalidParams('typed data is not JSON')
-        }
-        if (typeof typed !== 'object' || typed === null || !('types' in typed))
-          throw invalidParams('expected typed data')
+        const typedData = parseTypedDataV4(account, list)
         requireApproval()
-        return account.signTypedData(typed as TypedDataDefinition)
+        return account.signTypedData(typedData)
       }
 
       case 'eth_sendTransaction': {
-        const [tx] = list
-        if (typeof tx !== 'object' || tx === null) throw invalidParams('expected a transaction')
-        const fields = tx as Record<string, unknown>
-        requireOwnAddress(fields.from)
-        const to = hexField(fields, 'to')
-        if (to !== undefined && !isAddress(to, { strict: false }))
-          throw invalidParams('to must be an address')
-        const value = hexField(fields, 'value')
-        const gas = hexField(fields, 'gas')
+        // The wallet sets the nonce and the fees itself, whatever the dapp asked.
+        const { to, data, value, gas } = parseTransaction(account, list)
         requireApproval()
         if (requestChainId !== `eip155:${nodeChainId}`)
           throw new RpcError(4901, `The test wallet sends only on eip155:${nodeChainId}.`)
-        return walletClient.sendTransaction({
-          to: to ?? null,
-          data: hexField(fields, 'data') ?? hexField(fields, 'input'),
-          value: value === undefined ? undefined : hexToBigInt(value),
-          gas: gas === undefined ? undefined : hexToBigInt(gas),
-        })
+        return walletClient.sendTransaction({ to, data, value, gas })
       }
 
       case 'wallet_switchEthereumChain': {
-        const [request] = list
-        if (typeof request !== 'object' || request === null) throw invalidParams('expected object')
-        const id = parseChainId((request as { chainId?: unknown }).chainId)
+        const { chainId: id } = parseChainRequest(list)
         if (!knownChains.has(id))
           throw new RpcError(4902, `Unrecognized chain ID "${numberToHex(id)}".`)
         requireApproval()
@@ -312,9 +247,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
       }
 
       case 'wallet_addEthereumChain': {
-        const [request] = list
-        if (typeof request !== 'object' || request === null) throw invalidParams('expected object')
-        const id = parseChainId((request as { chainId?: unknown }).chainId)
+        const { chainId: id } = parseChainRequest(list)
         requireApproval()
         knownChains.add(id)
         return null
