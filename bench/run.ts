@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { type Browser, chromium, type Page } from '@playwright/test'
+import { devKey } from '../e2e/support/anvil.ts'
+import { installTestWallet } from '../e2e/support/testWallet.ts'
 import { chromiumArgs } from '../playwright.config.ts'
 import { origins, ports } from '../scripts/stack.ts'
 import { createStaticServer } from '../scripts/staticServer.ts'
@@ -55,21 +57,20 @@ function ensureBuilt() {
   if (build.status !== 0) throw new Error('The build failed.')
 }
 
-type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }
+type ManifestChunk = {
+  file: string
+  src?: string
+  isEntry?: boolean
+  imports?: string[]
+  dynamicImports?: string[]
+  css?: string[]
+}
 
 /** The entry chunk and everything it imports statically: the JS the Connect view needs. */
 function initialChunks(manifest: Record<string, ManifestChunk>): string[] {
   const entry = Object.entries(manifest).find(([, chunk]) => chunk.isEntry)
   if (!entry) throw new Error('The widget manifest has no entry.')
-  const files = new Set<string>()
-  const visit = (key: string) => {
-    const chunk = manifest[key]
-    if (!chunk || files.has(chunk.file)) return
-    files.add(chunk.file)
-    for (const imported of chunk.imports ?? []) visit(imported)
-  }
-  visit(entry[0])
-  return [...files]
+  return chunksFrom(manifest, entry[0])
 }
 
 function measureSizes() {
@@ -90,6 +91,49 @@ function measureSizes() {
   )
   record('widget initial JS gzip', initial.gzip, 'B', 135 * 1024)
   record('widget initial JS brotli', initial.brotli, 'B')
+
+  // What using an EVM connector adds: the EVM layer (wagmi, viem) and its views,
+  // then, for WalletConnect only, the universal provider.
+  const loaded = new Set(files)
+  const lazy = (src: string) => {
+    const key = Object.keys(manifest).find((candidate) => candidate.endsWith(src))
+    if (!key) throw new Error(`The widget manifest has no chunk for ${src}.`)
+    const added = chunksFrom(manifest, key).filter((file) => !loaded.has(file))
+    for (const file of added) loaded.add(file)
+    return {
+      count: added.length,
+      ...sizes(Buffer.concat(added.map((file) => readFileSync(join(dist, file))))),
+    }
+  }
+  // The views' chunk imports the EVM layer's statically.
+  const evm = lazy('src/routes/evmViews.ts')
+  record(
+    `EVM connector JS gzip (wagmi, viem, views; ${evm.count} chunks)`,
+    evm.gzip,
+    'B',
+    140 * 1024,
+  )
+  record('EVM connector JS raw', evm.raw, 'B')
+  const walletConnect = lazy('@walletconnect/universal-provider/dist/index.js')
+  record(
+    `WalletConnect JS gzip (on top; ${walletConnect.count} chunks)`,
+    walletConnect.gzip,
+    'B',
+    160 * 1024,
+  )
+}
+
+/** A chunk and everything it imports statically. */
+function chunksFrom(manifest: Record<string, ManifestChunk>, key: string): string[] {
+  const files = new Set<string>()
+  const visit = (name: string) => {
+    const chunk = manifest[name]
+    if (!chunk || files.has(chunk.file)) return
+    files.add(chunk.file)
+    for (const imported of chunk.imports ?? []) visit(imported)
+  }
+  visit(key)
+  return [...files]
 }
 
 async function isUp(url: string) {
@@ -211,6 +255,54 @@ async function measureOpen(browser: Browser) {
   record('cold iframe (fresh context, open at loader start)', median(cold), 'ms', 1500)
 }
 
+/** Click on the injected test wallet in Connect to the host seeing `connected`. */
+async function measureConnect(browser: Browser) {
+  const connectRuns = Math.min(runs, 15)
+  console.log(`\nConnect latency with the injected test wallet (median of ${connectRuns})`)
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await installTestWallet(page, { privateKey: devKey(8) })
+  await page.goto(`${origins.demo}/`)
+  await page.waitForFunction(
+    () => typeof (window as unknown as { Wallet?: { open?: unknown } }).Wallet?.open === 'function',
+  )
+  const widget = page.frameLocator('iframe[title="Porthole wallet"]')
+  const samples: number[] = []
+  for (let run = 0; run < connectRuns; run++) {
+    await page.evaluate(
+      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    const entry = widget.getByRole('button', { name: /Porthole Test Wallet/ })
+    await entry.waitFor()
+    const connected = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const { Wallet } = window as unknown as {
+            Wallet: { subscribe(listener: (state: { status: string }) => void): () => void }
+          }
+          const stop = Wallet.subscribe((state) => {
+            if (state.status !== 'connected') return
+            stop()
+            resolve(performance.timeOrigin + performance.now())
+          })
+        }),
+    )
+    const start = await now(page)
+    await entry.click()
+    samples.push((await connected) - start)
+    await page.evaluate(() =>
+      (window as unknown as { Wallet: { disconnect(): Promise<void> } }).Wallet.disconnect(),
+    )
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { Wallet: { getState(): { status: string } } }).Wallet.getState()
+          .status === 'disconnected',
+    )
+  }
+  await context.close()
+  record('click to connected (includes the click round trip)', median(samples), 'ms', 500)
+}
+
 async function main() {
   ensureBuilt()
   measureSizes()
@@ -220,6 +312,7 @@ async function main() {
     console.log('\nFloor')
     await measureRoundTrip(browser)
     await measureOpen(browser)
+    await measureConnect(browser)
   } finally {
     await browser.close()
     if (stack?.pid) process.kill(-stack.pid, 'SIGTERM')

@@ -266,6 +266,9 @@ export async function installTestWallet(
     }
   })
 
+  // Run from tsx (the bench), esbuild's keep-names wraps functions in `__name`,
+  // which the page does not have; Playwright's own transform does not need it.
+  await page.addInitScript({ content: 'globalThis.__name ??= (target) => target' })
   await page.addInitScript(pageProvider, {
     binding: BINDING,
     emitter: EMITTER,

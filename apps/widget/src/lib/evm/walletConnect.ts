@@ -112,38 +112,50 @@ export function walletConnect(parameters: WalletConnectParameters) {
       config.emitter.emit('disconnect')
     }
 
+    /** Loads and starts the universal provider once. */
+    const start = (): Promise<Provider> => {
+      if (provider) return Promise.resolve(provider)
+      starting ??= import('@walletconnect/universal-provider').then(
+        async ({ UniversalProvider }) => {
+          const instance = await UniversalProvider.init({
+            projectId: parameters.projectId,
+            relayUrl: parameters.relayUrl,
+            metadata: parameters.metadata,
+            logger: 'error',
+            // No usage reports to WalletConnect's servers, and no test call on each RPC URL.
+            telemetryEnabled: false,
+            disableProviderPing: true,
+          })
+          skipVerify(instance)
+          provider = instance
+          return instance
+        },
+        (error: unknown) => {
+          starting = undefined
+          throw error
+        },
+      )
+      return starting
+    }
+
     return {
       id: 'walletConnect',
       name: 'WalletConnect',
       type: 'walletConnect',
 
+      /**
+       * wagmi asks every connector for its provider on reconnect: answer only
+       * when a session may exist, so a visit that never used WalletConnect
+       * never loads it nor opens the relay's socket.
+       */
       async getProvider() {
         if (provider) return provider
-        starting ??= import('@walletconnect/universal-provider').then(
-          async ({ UniversalProvider }) => {
-            const instance = await UniversalProvider.init({
-              projectId: parameters.projectId,
-              relayUrl: parameters.relayUrl,
-              metadata: parameters.metadata,
-              logger: 'error',
-              // No usage reports to WalletConnect's servers, and no test call on each RPC URL.
-              telemetryEnabled: false,
-              disableProviderPing: true,
-            })
-            skipVerify(instance)
-            provider = instance
-            return instance
-          },
-          (error: unknown) => {
-            starting = undefined
-            throw error
-          },
-        )
-        return starting
+        if (!(await config.storage?.getItem(connectedKey))) return undefined as unknown as Provider
+        return start()
       },
 
       async connect({ chainId, isReconnecting } = {}) {
-        const instance = await this.getProvider()
+        const instance = await start()
         listen(instance)
         try {
           if (!instance.session || !isReconnecting) {
@@ -177,19 +189,18 @@ export function walletConnect(parameters: WalletConnectParameters) {
       },
 
       async disconnect() {
-        const instance = await this.getProvider()
         await config.storage?.removeItem(connectedKey)
-        unlisten(instance)
-        await instance.disconnect().catch(() => undefined)
+        if (!provider) return
+        unlisten(provider)
+        await provider.disconnect().catch(() => undefined)
       },
 
       async getAccounts() {
-        const instance = await this.getProvider()
-        return toAddresses(instance.session?.namespaces.eip155?.accounts ?? [])
+        return toAddresses(provider?.session?.namespaces.eip155?.accounts ?? [])
       },
 
       async getChainId() {
-        return currentChainId(await this.getProvider())
+        return provider ? currentChainId(provider) : config.chains[0].id
       },
 
       async isAuthorized() {
@@ -203,7 +214,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
       },
 
       async switchChain({ chainId }) {
-        const instance = await this.getProvider()
+        const instance = await start()
         const chain = config.chains.find((candidate) => candidate.id === chainId)
         if (!chain) throw new Error(`Chain ${chainId} is not configured.`)
         const from = currentChainId(instance)
