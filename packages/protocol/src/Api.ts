@@ -3,7 +3,7 @@
  * the widget and secure frame that read them: one schema each, so the two
  * sides cannot drift apart.
  */
-import { caip2Pattern } from './HostGuards.js'
+import { caip2Pattern } from './Caip.js'
 import { z } from './zod.js'
 
 /** A project id: letters, digits, `-` and `_`, at most 64 characters, starting with a letter or digit. */

@@ -4,12 +4,11 @@
  * `HostGuards.ts`, tested against these schemas.
  */
 
+import { caip2Pattern, caip10Pattern } from './Caip.js'
 import type { Infer } from './Contract.js'
 import {
   alertCodePattern,
   alertCodes,
-  caip2Pattern,
-  caip10Pattern,
   channel,
   initialState,
   longLength,

@@ -3,6 +3,7 @@
  * the schemas of `Host.ts` (a fast-check test proves they agree). Each throws
  * on anything the schema refuses.
  */
+import { caip2Pattern, caip10Pattern } from './Caip.js'
 import type { Alert, HostWalletRequest, ProviderEvent, Session, State } from './Host.js'
 import { connectionStatuses } from './Views.js'
 import { hasKeys } from './Wire.js'
@@ -22,8 +23,6 @@ export const initialState: State = Object.freeze({
   session: null,
 })
 
-export const caip2Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
-export const caip10Pattern = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$/
 export const shortLength = 128
 export const longLength = 16_384
 /** EIP-6963 icons are data URIs; a larger one is sent as empty (16 of them stay under maxMessageBytes). */
