@@ -58,6 +58,25 @@ test.describe('the injected test wallet', () => {
     ).toHaveCount(1)
   })
 
+  test('a registry wallet installed in the browser is listed once, as installed, before the registry', async ({
+    page,
+  }) => {
+    // The registry lists MetaMask among the recommended wallets, with rdns io.metamask.
+    await installTestWallet(page, {
+      privateKey: workerKey(test.info().workerIndex),
+      info: { name: 'MetaMask', rdns: 'io.metamask' },
+    })
+    await openHost(page)
+    await openModal(page)
+    const list = connectList(widget(page))
+    await expect(list.getByRole('button', { name: /Rainbow/ })).toBeVisible()
+    const metamask = list.getByRole('button', { name: /MetaMask/ })
+    await expect(metamask).toHaveCount(1)
+    await expect(metamask).toHaveText(/MetaMask\s*Installed/)
+    const names = await list.getByRole('button').allInnerTexts()
+    expect(names.findIndex((name) => name.includes('MetaMask'))).toBe(1)
+  })
+
   test('connects; Account shows the address (4 + 6) and the balance; a reload reconnects; disconnect clears', async ({
     page,
   }) => {

@@ -85,6 +85,25 @@ export type Config = z.infer<typeof ConfigSchema>
 /** Unset and empty variables both mean "use the default". */
 const unset = (value: unknown) => (value === '' ? undefined : value)
 
+/**
+ * A variable holding JSON, parsed, then checked by `schema`. Unparsable JSON
+ * gets `malformed` as its message: the value itself is never echoed (it may
+ * hold provider keys).
+ */
+function jsonVariable<schema extends z.ZodType>(schema: schema, malformed: string) {
+  return z
+    .string()
+    .transform((value, context) => {
+      try {
+        return JSON.parse(value) as unknown
+      } catch {
+        context.addIssue({ code: 'custom', message: malformed })
+        return z.NEVER
+      }
+    })
+    .pipe(schema)
+}
+
 const EnvSchema = z.object({
   PORT: z.preprocess(
     unset,
@@ -129,49 +148,19 @@ const EnvSchema = z.object({
   ),
   RPC_UPSTREAMS: z.preprocess(
     unset,
-    z
-      .string()
-      .transform((value, context) => {
-        try {
-          return JSON.parse(value) as unknown
-        } catch {
-          // The value may hold provider keys: never echo it.
-          context.addIssue({
-            code: 'custom',
-            message:
-              'must be a JSON object mapping CAIP-2 chain ids to URLs, e.g. {"eip155:31337":"http://127.0.0.1:8545"}',
-          })
-          return z.NEVER
-        }
-      })
-      .pipe(
-        z.record(Caip2, HttpUrl, {
-          error: 'must be a JSON object mapping CAIP-2 chain ids to URLs',
-        }),
-      )
-      .default({ ...defaults.rpcUpstreams }),
+    jsonVariable(
+      z.record(Caip2, HttpUrl, { error: 'must be a JSON object mapping CAIP-2 chain ids to URLs' }),
+      'must be a JSON object mapping CAIP-2 chain ids to URLs, e.g. {"eip155:31337":"http://127.0.0.1:8545"}',
+    ).default({ ...defaults.rpcUpstreams }),
   ),
   TOKENS: z.preprocess(
     unset,
-    z
-      .string()
-      .transform((value, context) => {
-        try {
-          return JSON.parse(value) as unknown
-        } catch {
-          context.addIssue({
-            code: 'custom',
-            message:
-              'must be a JSON object mapping CAIP-2 chain ids to token lists, e.g. {"eip155:1":[{"address":"0x…","name":"USD Coin","symbol":"USDC","decimals":6}]}',
-          })
-          return z.NEVER
-        }
-      })
-      .pipe(
-        z.record(Caip2, Tokens, {
-          error: 'must be a JSON object mapping CAIP-2 chain ids to token lists',
-        }),
-      )
+    jsonVariable(
+      z.record(Caip2, Tokens, {
+        error: 'must be a JSON object mapping CAIP-2 chain ids to token lists',
+      }),
+      'must be a JSON object mapping CAIP-2 chain ids to token lists, e.g. {"eip155:1":[{"address":"0x…","name":"USD Coin","symbol":"USDC","decimals":6}]}',
+    )
       // Each chain it names replaces that chain's default list; the others keep theirs.
       .transform((lists) => ({ ...defaultTokenLists, ...lists }))
       .default(defaultTokenLists),

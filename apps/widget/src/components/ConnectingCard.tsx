@@ -1,8 +1,26 @@
 import type { ReactNode } from 'react'
+import { t } from '../lib/i18n.js'
 import type { ConnectingWallet } from '../lib/store.js'
 import { WalletIcon } from './WalletIcon.js'
 
 export type ConnectingStatus = 'waiting' | 'rejected' | 'error'
+
+/** A Connecting view's title and hint for its status; `waitingHint` is what to do meanwhile. */
+export function connectingCopy(
+  status: ConnectingStatus,
+  name: string,
+  error: string,
+  waitingHint: string = t('connecting.waitingHint'),
+): { title: string; hint: string } {
+  switch (status) {
+    case 'waiting':
+      return { title: t('connecting.waiting', { name }), hint: waitingHint }
+    case 'rejected':
+      return { title: t('connecting.rejected'), hint: t('connecting.rejectedHint') }
+    case 'error':
+      return { title: t('connecting.error'), hint: error }
+  }
+}
 
 /** A Connecting view's body: the wallet's picture, what is going on, and the actions. */
 export function ConnectingCard(props: {

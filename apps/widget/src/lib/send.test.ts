@@ -3,6 +3,7 @@ import {
   checkSend,
   initialSendState,
   isValidReceiver,
+  mayRetryTokens,
   parseAmount,
   type SendState,
   type SendToken,
@@ -121,5 +122,17 @@ describe('isValidReceiver', () => {
     expect(isValidReceiver(solana, 'eip155')).toBe(false)
     expect(isValidReceiver(receiver, 'solana')).toBe(false)
     expect(isValidReceiver(receiver, 'cosmos')).toBe(false)
+  })
+})
+
+describe('mayRetryTokens', () => {
+  test.each([
+    [null, 0, true],
+    [1_000, 1_000, false],
+    [1_000, 30_999, false],
+    [1_000, 31_000, true],
+    [1_000, 120_000, true],
+  ])('after a failure at %s, at %i: %s (retry only after 30 s)', (lastRetry, now, expected) => {
+    expect(mayRetryTokens(lastRetry, now)).toBe(expected)
   })
 })

@@ -4,6 +4,7 @@
  * send. Messages are the seed's, word for word.
  */
 import { validate as validateAddress } from '@porthole/chains/Address'
+import { tokenBalanceRetry } from '@porthole/protocol/Constants'
 import type { SendState } from './store.js'
 
 export type { SendState, SendToken } from './store.js'
@@ -43,3 +44,7 @@ export function parseAmount(amount: string, decimals: number): bigint | null {
 
 export const isValidReceiver = (address: string, namespace: string): boolean =>
   validateAddress(address.trim(), namespace)
+
+/** Whether a failed token balance fetch may be tried again: only 30 s after the last failure. */
+export const mayRetryTokens = (lastRetry: number | null, now: number = Date.now()): boolean =>
+  lastRetry === null || now - lastRetry >= tokenBalanceRetry

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { secondaryButton } from '../components/Buttons.js'
-import { ConnectingCard, type ConnectingStatus } from '../components/ConnectingCard.js'
+import {
+  ConnectingCard,
+  type ConnectingStatus,
+  connectingCopy,
+} from '../components/ConnectingCard.js'
 import { useStore } from '../hooks/useStore.js'
 import { loadEvm } from '../lib/evm.js'
 import { t } from '../lib/i18n.js'
@@ -51,20 +55,7 @@ export function ConnectingExternal() {
     <ConnectingCard
       wallet={wallet}
       status={status}
-      title={
-        status === 'waiting'
-          ? t('connecting.waiting', { name: wallet.name })
-          : status === 'rejected'
-            ? t('connecting.rejected')
-            : t('connecting.error')
-      }
-      hint={
-        status === 'waiting'
-          ? t('connecting.waitingHint')
-          : status === 'rejected'
-            ? t('connecting.rejectedHint')
-            : error
-      }
+      {...connectingCopy(status, wallet.name, error)}
       actions={status === 'waiting' ? null : retry}
     />
   )

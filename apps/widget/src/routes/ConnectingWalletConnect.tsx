@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { outlineButton, secondaryButton } from '../components/Buttons.js'
-import { ConnectingCard } from '../components/ConnectingCard.js'
+import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { CopyIcon } from '../components/Icons.js'
 import { QrCode } from '../components/QrCode.js'
 import { Skeleton } from '../components/Skeleton.js'
@@ -23,8 +23,7 @@ export function ConnectingWalletConnect() {
       <ConnectingCard
         wallet={wallet}
         status={status}
-        title={status === 'rejected' ? t('connecting.rejected') : t('connecting.error')}
-        hint={status === 'rejected' ? t('connecting.rejectedHint') : error}
+        {...connectingCopy(status, wallet.name, error)}
         actions={
           <button type="button" className={secondaryButton} onClick={() => retry()}>
             {t('connecting.retry')}

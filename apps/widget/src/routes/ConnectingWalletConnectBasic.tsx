@@ -1,5 +1,5 @@
 import { outlineButton, secondaryButton } from '../components/Buttons.js'
-import { ConnectingCard } from '../components/ConnectingCard.js'
+import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { usePairing } from '../hooks/usePairing.js'
 import { useStore } from '../hooks/useStore.js'
 import { toDeepLink } from '../lib/deepLinks.js'
@@ -25,22 +25,14 @@ export function ConnectingWalletConnectBasic() {
     <ConnectingCard
       wallet={wallet}
       status={status}
-      title={
-        status === 'waiting'
-          ? t('connecting.waiting', { name: wallet.name })
-          : status === 'rejected'
-            ? t('connecting.rejected')
-            : t('connecting.error')
-      }
-      hint={
-        status === 'waiting'
-          ? pairing
-            ? t('walletConnect.basicHint', { name: wallet.name })
-            : t('walletConnect.generating')
-          : status === 'rejected'
-            ? t('connecting.rejectedHint')
-            : error
-      }
+      {...connectingCopy(
+        status,
+        wallet.name,
+        error,
+        pairing
+          ? t('walletConnect.basicHint', { name: wallet.name })
+          : t('walletConnect.generating'),
+      )}
       actions={
         status === 'waiting' ? (
           <div className="flex w-full flex-col gap-2">

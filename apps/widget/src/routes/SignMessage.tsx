@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import { input, outlineButton, primaryButton } from '../components/Buttons.js'
+import { ErrorText } from '../components/ErrorText.js'
 import { CopyIcon } from '../components/Icons.js'
 import { copyText } from '../lib/clipboard.js'
 import { evm } from '../lib/evm/index.js'
@@ -53,11 +54,7 @@ export function SignMessage() {
           {t('sign.signing')}
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" className="rounded-2xl bg-danger-soft px-3 py-2 text-sm text-danger">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{error}</ErrorText> : null}
       {signature ? (
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.signature} className="text-xs font-semibold text-muted">

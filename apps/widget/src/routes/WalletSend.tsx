@@ -2,6 +2,7 @@ import { formatBalance, formatUnits } from '@porthole/chains/Format'
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { input, primaryButton } from '../components/Buttons.js'
+import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { nativeBalanceQuery } from '../lib/evm/balances.js'
@@ -142,15 +143,7 @@ function SendForm({ address, chainId }: { address: string; chainId: number }) {
         value={send.receiverAddress}
         onChange={(event) => update({ receiverAddress: event.target.value })}
       />
-      {error ? (
-        <p
-          id={ids.error}
-          role="alert"
-          className="rounded-2xl bg-danger-soft px-3 py-2 text-sm text-danger"
-        >
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorText id={ids.error}>{error}</ErrorText> : null}
       <button type="submit" className={primaryButton}>
         {t('send.preview')}
       </button>

@@ -4,6 +4,7 @@ import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
+import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { submitSend, toEvmAddress, waitForSend } from '../lib/evm/send.js'
 import { t } from '../lib/i18n.js'
@@ -78,11 +79,7 @@ export function WalletSendPreview() {
           {phase === 'sending' ? t('send.sending') : t('send.confirming')}
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" className="rounded-2xl bg-danger-soft px-3 py-2 text-sm text-danger">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorText>{error}</ErrorText> : null}
       <button
         type="button"
         className={primaryButton}

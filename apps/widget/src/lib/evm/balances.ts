@@ -5,7 +5,6 @@
  * fetch shows 'Token Balance Unavailable' and is retried only 30 s later.
  */
 
-import { tokenBalanceRetry } from '@porthole/protocol/Constants'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { queryOptions } from '@tanstack/react-query'
 import { type Address, erc20Abi } from 'viem'
@@ -74,7 +73,3 @@ export const tokenBalancesQuery = (address: string, chainId: number) =>
     staleTime: 10_000,
     retry: false,
   })
-
-/** Whether a failed token fetch may be tried again (30 s after the last failure). */
-export const mayRetryTokens = (lastRetry: number | null, now: number = Date.now()): boolean =>
-  lastRetry === null || now - lastRetry >= tokenBalanceRetry

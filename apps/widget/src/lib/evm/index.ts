@@ -19,6 +19,7 @@ import {
   reconnect,
   signMessage,
   switchChain,
+  switchConnection,
   watchConnection,
   watchConnectors,
 } from 'wagmi/actions'
@@ -83,6 +84,21 @@ function toConnection(config: EvmConfig): Connection {
     connectorId: connector?.id ?? null,
     connectorName: connector?.name ?? null,
   }
+}
+
+/**
+ * The seed's wallet connection status of a connector: `connected` when it is
+ * the active connection, `active` when wagmi knows a connection of it (the
+ * connection list), else `disconnected`.
+ */
+export function walletConnectionStatus(
+  config: Pick<EvmConfig, 'state'>,
+  connectorId: string,
+): 'connected' | 'active' | 'disconnected' {
+  const { connections, current } = config.state
+  if (current && connections.get(current)?.connector.id === connectorId) return 'connected'
+  const known = [...connections.values()].some(({ connector }) => connector.id === connectorId)
+  return known ? 'active' : 'disconnected'
 }
 
 /** Whether the connected wallet is on a network the project offers. */
@@ -221,6 +237,8 @@ const ready: Promise<EvmConfig> = (async () => {
   await reconnect(config)
   return config
 })()
+// Callers see a failure; this only keeps it from being reported as unhandled.
+ready.catch(() => undefined)
 
 export const evm = {
   ready,
@@ -228,7 +246,10 @@ export const evm = {
   async connect(connectorId: string): Promise<void> {
     const config = await ready
     const connector = findConnector(config, connectorId)
-    await connect(config, { connector })
+    // A wallet wagmi still holds a connection to only becomes the current one again.
+    if (walletConnectionStatus(config, connectorId) === 'active')
+      await switchConnection(config, { connector })
+    else await connect(config, { connector })
     rememberRecent(connectorId)
   },
 
