@@ -18,6 +18,37 @@ for (let index = 0; framed && index < window.parent.frames.length; index++) {
   if (frame !== window) targets.push(frame)
 }
 
+// A host wallet the attacker wants to drive through the loader's bridge (the
+// test tells it the wallet's EIP-6963 uuid, as if it had guessed it).
+const uuid = new URLSearchParams(location.search).get('uuid') ?? 'any'
+const walletRequests = [
+  {
+    porthole: 1,
+    kind: 'req',
+    id: id(),
+    method: 'hostWalletRequest',
+    params: { uuid, method: 'eth_requestAccounts' },
+  },
+  {
+    porthole: 1,
+    kind: 'req',
+    id: id(),
+    method: 'hostWalletRequest',
+    params: {
+      uuid,
+      method: 'personal_sign',
+      params: ['0x6869', '0x0000000000000000000000000000000000000000'],
+    },
+  },
+  {
+    porthole: 1,
+    kind: 'req',
+    id: id(),
+    method: 'providerRequest',
+    params: { method: 'eth_requestAccounts' },
+  },
+]
+
 let first = true
 for (const target of targets) {
   const ports = first ? [port2] : []
@@ -33,12 +64,16 @@ for (const target of targets) {
     anyOrigin,
   )
   target.postMessage({ porthole: 1, kind: 'evt', name: 'state', data: { open: true } }, anyOrigin)
+  for (const request of walletRequests) target.postMessage(request, anyOrigin, [])
 }
-if (framed)
+if (framed) {
   window.parent.postMessage(
     { porthole: 1, kind: 'evt', name: 'state', data: { open: true } },
     anyOrigin,
   )
+  // The loader lives in the host window: ask it, too, to drive its wallets.
+  for (const request of walletRequests) window.parent.postMessage(request, anyOrigin)
+}
 
 setTimeout(() => {
   const result = document.getElementById('result')

@@ -1,10 +1,13 @@
 /**
  * SECURITY.md 1, 2, 3 and 10: a sibling frame on another site, inside the
  * same host page, posts well-formed handshakes, requests and events at the
- * widget. It must get no response and change nothing.
+ * widget and at the loader (asking it to drive the page's wallets). It must
+ * get no response and change nothing.
  */
 import { expect, test } from '@playwright/test'
 import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
+import { workerKey } from '../support/anvil.ts'
+import { installTestWallet } from '../support/testWallet.ts'
 
 test.describe('inv-01 bound peers', () => {
   test('a sibling frame posting well-formed messages gets no answer and changes nothing', async ({
@@ -43,6 +46,29 @@ test.describe('inv-01 bound peers', () => {
       ),
     )
     await expect(card).toHaveAttribute('data-theme', 'dark')
+  })
+
+  test("a sibling frame cannot drive the host page's wallets through the loader's bridge", async ({
+    page,
+  }) => {
+    const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+    await openHost(page)
+    // Wait until the widget knows the wallet (its connectors ask eth_accounts, which is allowed).
+    await openModal(page)
+    await expect(widget(page).getByRole('button', { name: /Porthole Test Wallet/ })).toBeVisible()
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe')
+      frame.title = 'Sibling'
+      frame.src = src
+      document.body.append(frame)
+    }, `${origins.evil}/attacker.html?uuid=${wallet.uuid}`)
+    const result = page.frameLocator('iframe[title="Sibling"]').locator('#result')
+    await expect(result).not.toHaveText('pending')
+    expect(JSON.parse((await result.textContent()) ?? '{}').received).toEqual([])
+    const methods = wallet.requests.map(({ method }) => method)
+    expect(methods).not.toContain('eth_requestAccounts')
+    expect(methods).not.toContain('personal_sign')
+    expect((await hostState(page)).status).toBe('disconnected')
   })
 
   test('inv-02 the host page never receives a message posted with target origin *', async ({
