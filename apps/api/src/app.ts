@@ -7,27 +7,45 @@ import { createAnalyticsRoutes } from './routes/analytics.js'
 import { createConfigRoutes } from './routes/config.js'
 import { createExplorerRoutes } from './routes/explorer.js'
 import { createOriginsRoutes } from './routes/origins.js'
-import { createRpcRoutes } from './routes/rpc.js'
+import { createRpcRoutes, defaultRpcTimeoutMs } from './routes/rpc.js'
+import { createSiwxRoutes } from './routes/siwx.js'
 import { createTokensRoutes } from './routes/tokens.js'
+import { createSignatureVerifier, type SignatureVerifier } from './signatures.js'
 
 export type CreateAppOptions = {
   config: Config
   db: Db
   /** Called with unexpected errors (answered as a bare 500); the server logs them. */
   onError?: ((error: unknown) => void) | undefined
-  /** How long the RPC proxy waits for an upstream. */
+  /** How long the RPC proxy (and a sign-in's on-chain signature check) waits for an upstream. */
   rpcTimeoutMs?: number | undefined
+  /**
+   * Checks sign-in signatures; by default viem over `config.rpcUpstreams`
+   * (EOAs locally, contract wallets on chain) and ed25519 for Solana.
+   */
+  verifySignature?: SignatureVerifier | undefined
 }
 
-const corsMethods = 'GET, POST, OPTIONS'
+const corsMethods = 'GET, POST, DELETE, OPTIONS'
+const corsHeaders = 'Content-Type, Authorization'
 const corsMaxAgeSeconds = 600
 
 /**
  * The API as a Hono app: the wallet provider's services (explorer, config,
- * origins, analytics, RPC proxy, token lists). Used by the server and by the tests.
+ * origins, analytics, RPC proxy, token lists, sign-in with X). Used by the
+ * server and by the tests.
  * The database must be migrated (and seeded) first.
  */
-export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOptions): Hono {
+export function createApp({
+  config,
+  db,
+  onError,
+  rpcTimeoutMs,
+  verifySignature = createSignatureVerifier({
+    rpcUpstreams: config.rpcUpstreams,
+    timeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs,
+  }),
+}: CreateAppOptions): Hono {
   const app = new Hono()
   const corsOrigins = new Set(config.corsOrigins)
 
@@ -40,7 +58,7 @@ export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOption
       if (allowed) {
         headers.set('Access-Control-Allow-Origin', origin)
         headers.set('Access-Control-Allow-Methods', corsMethods)
-        headers.set('Access-Control-Allow-Headers', 'Content-Type')
+        headers.set('Access-Control-Allow-Headers', corsHeaders)
         headers.set('Access-Control-Max-Age', String(corsMaxAgeSeconds))
       }
       return new Response(null, { status: 204, headers })
@@ -70,6 +88,7 @@ export function createApp({ config, db, onError, rpcTimeoutMs }: CreateAppOption
   app.route('/', createAnalyticsRoutes({ db }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
   app.route('/', createTokensRoutes({ db, config }))
+  app.route('/', createSiwxRoutes({ db, config, verifySignature }))
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname.slice(0, 200)

@@ -50,7 +50,15 @@ export class DatabaseLockedError extends BaseError {
   override name = 'DatabaseLockedError'
 }
 
-export type HttpErrorStatus = 400 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504
+/**
+ * A sign-in signature could not be checked: the chain's RPC upstream failed
+ * or timed out (contract wallets are checked on chain). Neither valid nor invalid.
+ */
+export class SignatureCheckError extends BaseError {
+  override name = 'SignatureCheckError'
+}
+
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504
 
 /**
  * An error answered to an HTTP client as `{ error: { code, message } }`.

@@ -16,8 +16,10 @@
  * never serves a pattern that could not have been saved.
  */
 import { maxAllowedOrigins, maxOriginLength } from '@porthole/protocol/Api'
+import { isAllowed } from '@porthole/protocol/Origin'
 import { parse as parseDomain } from 'tldts'
-import { InvalidOriginError } from './errors.js'
+import { InvalidOriginError, StoredOriginsError } from './errors.js'
+import type { Project } from './schemas.js'
 
 /** Longest pattern accepted (`Api.OriginsResponse` bounds each entry); real origins are far shorter. */
 export const maxPatternLength = maxOriginLength
@@ -107,6 +109,34 @@ export function readStoredPatterns(stored: readonly unknown[]): {
     }
   }
   return { allowed: [...allowed], refused }
+}
+
+/**
+ * The patterns a project's hosts are matched against, as
+ * `/projects/v1/origins` serves them. A stored list whose every entry is
+ * refused throws `StoredOriginsError` (a 500) rather than give `[]`, which
+ * means "the dev defaults" (SECURITY.md 5).
+ */
+export function servedOrigins(project: Project): string[] {
+  if (project.allowedOrigins.length === 0 && project.refusedOrigins.length > 0) {
+    throw new StoredOriginsError(
+      `Project '${project.id}' lists only allowed origins that may not be stored`,
+      {
+        details: `Set its origins again (npm run project -- set-origins). Refused: ${project.refusedOrigins.join(', ')}`,
+      },
+    )
+  }
+  return project.allowedOrigins
+}
+
+/**
+ * Whether the host `origin` (canonical, as a browser writes `event.origin`)
+ * may use `project`: the same matching as the widget and the secure frame
+ * (`Origin.isAllowed`: exact origins, `https://*.domain` wildcards, the dev
+ * defaults for an empty list). Throws `StoredOriginsError` like `servedOrigins`.
+ */
+export function isHostAllowed(project: Project, origin: string): boolean {
+  return isAllowed(origin, servedOrigins(project))
 }
 
 /** Parses a project's list of patterns: each one canonical, duplicates dropped, order kept. */

@@ -10,6 +10,7 @@ import { migrate } from './db/migrations.js'
 import { seed } from './db/seed.js'
 import { BaseError } from './errors.js'
 import { pruneRateLimits } from './rateLimit.js'
+import { pruneSiwx } from './routes/siwx.js'
 
 /** Rate-limit rows older than this are deleted (every limit's window is far shorter). */
 const rateLimitRetentionSeconds = 24 * 60 * 60
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     pruneRateLimits(db, rateLimitRetentionSeconds).catch((error: unknown) =>
       logError('Pruning rate limits failed', error),
     )
+    pruneSiwx(db).catch((error: unknown) => logError('Pruning sign-in nonces failed', error))
   }, pruneIntervalMs)
   prune.unref()
 

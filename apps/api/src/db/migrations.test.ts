@@ -47,6 +47,8 @@ describe('migrate', () => {
       'projects',
       'rate_limits',
       'schema_migrations',
+      'siwx_nonces',
+      'siwx_sessions',
       'wallet_images',
       'wallets',
     ])

@@ -67,6 +67,34 @@ export const migrations: readonly string[] = [
   /* 2: the networks each project offers, the first being its default */ `
   ALTER TABLE projects ADD COLUMN networks jsonb NOT NULL DEFAULT '["eip155:1"]'::jsonb;
   `,
+  /* 3: sign-in with X: single-use nonces and sessions (tokens kept as SHA-256 only) */ `
+  CREATE TABLE siwx_nonces (
+    nonce text PRIMARY KEY,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  );
+  CREATE INDEX siwx_nonces_expires_idx ON siwx_nonces (expires_at);
+
+  CREATE TABLE siwx_sessions (
+    token_sha256 text PRIMARY KEY,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    origin text NOT NULL,
+    address text NOT NULL,
+    chain_id text NOT NULL,
+    domain text NOT NULL,
+    uri text NOT NULL,
+    issued_at timestamptz NOT NULL,
+    expiration_time timestamptz,
+    expires_at timestamptz NOT NULL,
+    message text NOT NULL,
+    signature text NOT NULL,
+    nonce text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX siwx_sessions_expires_idx ON siwx_sessions (expires_at);
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

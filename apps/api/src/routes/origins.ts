@@ -2,8 +2,8 @@ import type { OriginsResponse } from '@porthole/protocol/Api'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Db } from '../db/db.js'
-import { StoredOriginsError } from '../errors.js'
 import { commonQuery, readProjectQuery } from '../http.js'
+import { servedOrigins } from '../origins.js'
 
 const OriginsQuery = z.strictObject(commonQuery)
 
@@ -17,15 +17,7 @@ export function createOriginsRoutes({ db }: { db: Db }): Hono {
   const app = new Hono()
   app.get('/projects/v1/origins', async (c) => {
     const { project } = await readProjectQuery(c, db, OriginsQuery)
-    if (project.allowedOrigins.length === 0 && project.refusedOrigins.length > 0) {
-      throw new StoredOriginsError(
-        `Project '${project.id}' lists only allowed origins that may not be stored`,
-        {
-          details: `Set its origins again (npm run project -- set-origins). Refused: ${project.refusedOrigins.join(', ')}`,
-        },
-      )
-    }
-    const body: OriginsResponse = { allowedOrigins: project.allowedOrigins }
+    const body: OriginsResponse = { allowedOrigins: servedOrigins(project) }
     return c.json(body)
   })
   return app
