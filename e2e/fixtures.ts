@@ -22,10 +22,13 @@ type WalletWindow = Window & {
 /** Opens the demo host (on `origin`, for `projectId`) and waits until `window.Wallet` is ready. */
 export async function openHost(
   page: Page,
-  options: { origin?: string; projectId?: string } = {},
+  options: { origin?: string; projectId?: string; siwx?: 'required' | 'optional' } = {},
 ): Promise<void> {
-  const { origin = origins.demo, projectId } = options
-  const query = projectId ? `?projectId=${projectId}` : ''
+  const { origin = origins.demo, projectId, siwx } = options
+  const params = new URLSearchParams()
+  if (projectId) params.set('projectId', projectId)
+  if (siwx) params.set('siwx', siwx)
+  const query = params.size ? `?${params}` : ''
   await page.goto(`${origin}/${query}`)
   await page.waitForFunction(() => typeof (window as WalletWindow).Wallet?.getState === 'function')
 }

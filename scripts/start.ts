@@ -186,9 +186,12 @@ async function main() {
       transformHtml: (html, url) => {
         const projectId = url.searchParams.get('projectId') ?? projects.dev.id
         if (!/^[a-z0-9-]{1,64}$/.test(projectId)) return undefined
+        // ?siwx=required|optional turns sign-in on (fixed settings, never echoed from the query).
+        const siwx = siwxSettings[url.searchParams.get('siwx') ?? '']
         return html
           .replaceAll('__WIDGET_URL__', origins.widget)
           .replaceAll('__PROJECT_ID__', projectId)
+          .replaceAll(' data-siwx="__SIWX__"', siwx ? ` data-siwx="${siwx}"` : '')
       },
     }),
     ports.demo,
@@ -207,6 +210,14 @@ Porthole is running (Ctrl-C stops it):
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)
 }
+
+/** The demo's sign-in settings, as the `data-siwx` attribute (HTML-escaped JSON). */
+const siwxSettings: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    required: { required: true, statement: 'Sign in to the Porthole demo.', expirationTime: 3600 },
+    optional: { statement: 'Sign in to the Porthole demo.', expirationTime: 3600 },
+  }).map(([name, value]) => [name, JSON.stringify(value).replaceAll('"', '&quot;')]),
+)
 
 /** Deploys the dev ERC-20 as anvil's first transaction, and gives every dev account some. */
 async function deployDevToken() {

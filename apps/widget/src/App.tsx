@@ -36,6 +36,7 @@ const views: Record<ImplementedView, ComponentType> = {
   WalletSend: lazyView('WalletSend'),
   WalletSendPreview: lazyView('WalletSendPreview'),
   SignMessage: lazyView('SignMessage'),
+  SIWXSignMessage: lazyView('SiwxSignMessage'),
 }
 
 const pathOf = (view: string) => `/${view}`

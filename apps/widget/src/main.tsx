@@ -9,7 +9,7 @@ import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadViews } from './App.js'
-import { initialTheme, projectId } from './lib/env.js'
+import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { loadEvm } from './lib/evm.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/explorer.js'
 import { connectHost } from './lib/hostChannel.js'
@@ -17,7 +17,7 @@ import { runVerification } from './lib/hostVerification.js'
 import { projectConfigQuery } from './lib/projectConfig.js'
 import { queryClient } from './lib/queryClient.js'
 import { readRecent } from './lib/recent.js'
-import { store } from './lib/store.js'
+import { raiseAlert, store } from './lib/store.js'
 import './index.css'
 
 const handshake = Handshake.accept({ channel: Host.channel })
@@ -25,9 +25,20 @@ const handshake = Handshake.accept({ channel: Host.channel })
 store.setState({
   projectId,
   theme: initialTheme,
+  siwx:
+    siwxSetting === null || siwxSetting === 'invalid'
+      ? null
+      : { ...siwxSetting, required: siwxSetting.required ?? false },
   verification:
     window.parent === window ? 'no_host' : projectId === null ? 'missing_project' : 'pending',
 })
+
+if (siwxSetting === 'invalid')
+  raiseAlert({
+    code: 'INVALID_CONFIG',
+    message:
+      'The siwx setting is not valid JSON of { required?: boolean, statement?: string (one line), resources?: URL[], expirationTime?: seconds }: sign-in is off.',
+  })
 
 void handshake.then(({ port, origin }) => {
   store.setState({ hostOrigin: origin, recent: readRecent(origin) })

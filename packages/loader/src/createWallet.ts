@@ -29,12 +29,27 @@ import { createProvider, notify, type Provider } from './internal/provider.js'
 
 export type { State, Theme, View }
 
+/**
+ * Sign in with a wallet signature (CAIP-122). The message's domain and URI are
+ * the page's origin as the browser reports it, never taken from here.
+ */
+export type SiwxConfig = {
+  /** The modal cannot be closed until the visitor signs in; cancelling disconnects. */
+  required?: boolean | undefined
+  statement?: string | undefined
+  resources?: string[] | undefined
+  /** How long a session lasts, in seconds (the message's expiration time). */
+  expirationTime?: number | undefined
+}
+
 export type CreateWalletParameters = {
   /** The project id registered with the Porthole API. */
   projectId: string
   /** Where the widget is served, e.g. `https://widget.example` (the origin of `loader.js`). */
   widgetUrl: string
   theme?: Theme | undefined
+  /** Turns sign-in on; as an object, or the JSON of one (the tag's `data-siwx`). */
+  siwx?: SiwxConfig | string | undefined
 }
 
 export type OpenOptions = { view?: View | undefined }
@@ -50,6 +65,12 @@ export type Wallet = {
   /** Calls `listener` with every new state; returns the function that stops it. */
   subscribe(listener: (state: State) => void): () => void
   setTheme(theme: Theme): Promise<void>
+  /** Asks the connected wallet to sign in; resolves once the modal shows the message. */
+  signIn(): Promise<void>
+  /** The sign-in session of the connected account, or `null`. */
+  getSession(): State['session']
+  /** Ends the sign-in session; the wallet stays connected. */
+  signOut(): Promise<void>
   /** The EIP-1193 provider, also announced with EIP-6963. */
   readonly provider: Provider
   /** Removes the frame and every listener; everything pending rejects. */
@@ -78,6 +99,8 @@ const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
     setTheme: none,
     disconnect: none,
     providerRequest: (value) => value,
+    signIn: none,
+    signOut: none,
   },
 }
 
@@ -87,7 +110,7 @@ const warn = (message: string) => {
 }
 
 export function createWallet(parameters: CreateWalletParameters): Wallet {
-  const { projectId, theme = 'system' } = parameters
+  const { projectId, theme = 'system', siwx } = parameters
   if (!projectId || typeof projectId !== 'string')
     throw new TypeError('[Porthole] createWallet needs a projectId.')
   if (!isSecureContext) throw new Error('[Porthole] needs an https: page.')
@@ -164,6 +187,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   )
 
   const onState = (next: State) => {
+    // `porthole:session` on every sign-in and sign-out.
+    if (next.session?.signature !== state.session?.signature)
+      dispatchEvent(new CustomEvent('porthole:session', { detail: next.session }))
     state = Object.freeze(next)
     if (next.open) reveal()
     else hide()
@@ -217,7 +243,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     if (visible) iframe.focus()
   }
 
-  iframe.src = `${widgetUrl}/?${new URLSearchParams({ projectId, theme })}`
+  const query = new URLSearchParams({ projectId, theme })
+  if (siwx) query.set('siwx', typeof siwx === 'string' ? siwx : JSON.stringify(siwx))
+  iframe.src = `${widgetUrl}/?${query}`
   iframe.title = 'Porthole wallet'
   iframe.setAttribute('sandbox', sandbox)
   // Copying an address or a pairing link is the only permission the widget uses.
@@ -246,6 +274,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     close: () => send('close', undefined),
     disconnect: () => send('disconnect', undefined),
     setTheme: (theme: Theme) => send('setTheme', { theme }),
+    signIn: () => send('signIn', undefined),
+    signOut: () => send('signOut', undefined),
+    getSession: () => state.session,
     getState: () => state,
     subscribe(listener: (state: State) => void) {
       subscribers.add(listener)

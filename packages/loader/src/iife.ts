@@ -7,7 +7,7 @@
  * from the script's own origin, sets `window.Wallet` (replaying calls queued on
  * a stub there), then fires `porthole:ready` on `window`.
  */
-import { isTheme } from '@porthole/protocol/Views'
+import type { Theme } from '@porthole/protocol/Views'
 import { createWallet } from './createWallet.js'
 import { replay } from './internal/queue.js'
 
@@ -27,7 +27,9 @@ if (typeof existing?.getState !== 'function') {
     const wallet = createWallet({
       projectId,
       widgetUrl: new URL(script.src).origin,
-      theme: isTheme(theme) ? theme : undefined,
+      // The widget checks both and falls back (the system theme; no sign-in and an alert).
+      theme: theme as Theme | undefined,
+      siwx: script.dataset.siwx,
     })
     scope.Wallet = wallet
     replay(existing, wallet)

@@ -114,6 +114,10 @@ export const widget = {
     setTheme: { params: z.strictObject({ theme: z.enum(themes) }), result: none },
     disconnect: { params: none, result: none },
     providerRequest: { params: ProviderRequest, result: z.unknown() },
+    /** Opens the sign-in message for the connected account; the session arrives in the state. */
+    signIn: { params: none, result: none },
+    /** Ends the sign-in session (the wallet stays connected). */
+    signOut: { params: none, result: none },
   },
   events: {
     /** The host page's wallets, sent after the handshake and on every change. */

@@ -38,6 +38,7 @@ export const alertCodes = [
   'IFRAME_REQUEST_TIMEOUT',
   'RATE_LIMITED',
   'SERVER_ERROR',
+  'INVALID_CONFIG',
 ] as const
 export const alertCodePattern = /^[A-Z][A-Z_]{0,63}$/
 /**

@@ -40,7 +40,8 @@ export function usePairing() {
       .then(
         () => {
           clearTimeout(timer)
-          if (id === attempt.current) router.close()
+          if (id === attempt.current)
+            router.closeFrom('ConnectingWalletConnect', 'ConnectingWalletConnectBasic')
         },
         (reason: unknown) => {
           clearTimeout(timer)

@@ -5,6 +5,7 @@
  */
 import { projectIdPattern } from '@porthole/protocol/Api'
 import { isTheme, type Theme } from '@porthole/protocol/Views'
+import { z } from '@porthole/protocol/zod'
 import {
   defaultApiUrl,
   defaultRelayUrl,
@@ -50,3 +51,35 @@ export function readTheme(search: string): Theme {
 
 export const initialTheme: Theme =
   typeof location === 'undefined' ? 'system' : readTheme(location.search)
+
+/**
+ * The site's sign-in settings (`siwx` query parameter, set by the loader from
+ * `createWallet({ siwx })` or the tag's `data-siwx`). `null` when sign-in is
+ * off; `invalid` when the value does not parse, which turns sign-in off and
+ * raises an alert for the site's developer.
+ */
+export const SiwxConfig = z.strictObject({
+  required: z.boolean().optional(),
+  statement: z
+    .string()
+    .max(512)
+    .regex(/^[^\n]*$/, 'a single line')
+    .optional(),
+  resources: z.array(z.url().max(512)).max(16).optional(),
+  /** Seconds a session lasts. */
+  expirationTime: z.number().int().positive().max(31_536_000).optional(),
+})
+export type SiwxConfig = z.infer<typeof SiwxConfig>
+
+export function readSiwx(search: string): SiwxConfig | null | 'invalid' {
+  const value = new URLSearchParams(search).get('siwx')
+  if (value === null || value === '') return null
+  try {
+    return SiwxConfig.parse(JSON.parse(value))
+  } catch {
+    return 'invalid'
+  }
+}
+
+export const siwxSetting: SiwxConfig | null | 'invalid' =
+  typeof location === 'undefined' ? null : readSiwx(location.search)

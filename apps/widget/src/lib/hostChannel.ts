@@ -39,6 +39,7 @@ export function toHostState(state: WidgetState): Host.State {
     address: connected ? address : null,
     chainId: chainId === null ? null : `eip155:${chainId}`,
     connector: connected ? connectorName : null,
+    session: connected ? state.session : null,
   }
 }
 
@@ -120,6 +121,16 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
   })
   channel.handle('disconnect', async () => {
     if (evm && evmLoaded?.()) await (await evm()).disconnect()
+    return undefined
+  })
+  channel.handle('signIn', async () => {
+    if ((await verified(store)) !== 'verified') throw new UnauthorizedHostError()
+    if (!evm) throw new DisconnectedError()
+    await (await evm()).requestSignIn()
+    return undefined
+  })
+  channel.handle('signOut', async () => {
+    if (evm && evmLoaded?.()) await (await evm()).signOut()
     return undefined
   })
   channel.handle('providerRequest', async (request, { signal }) => {

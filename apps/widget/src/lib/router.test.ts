@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { canGoBack, createRouter, UnsupportedViewError } from './router.js'
+import { canClose, canGoBack, createRouter, UnsupportedViewError } from './router.js'
 import { createStore, currentView, initialState, type WidgetState } from './store.js'
 
 function setup(patch: Partial<WidgetState> = {}) {
@@ -42,10 +42,10 @@ describe('createRouter', () => {
   test('a view this build does not have throws 4200 and changes nothing', () => {
     const { store, router, changes } = setup()
     expect(() => router.navigate('RegisterAccountName')).toThrow(UnsupportedViewError)
-    expect(() => router.open('SIWXSignMessage')).toThrow(
+    expect(() => router.open('ApproveTransaction')).toThrow(
       expect.objectContaining({
         code: 4200,
-        message: expect.stringContaining("'SIWXSignMessage'"),
+        message: expect.stringContaining("'ApproveTransaction'"),
       }),
     )
     expect(store.getState().open).toBe(false)
@@ -66,5 +66,37 @@ describe('createRouter', () => {
     router.close()
     expect(changes).toHaveLength(1)
     expect(store.getState()).toMatchObject({ open: false, history: ['Connect'] })
+  })
+})
+
+describe('canClose', () => {
+  const connected = {
+    status: 'connected',
+    address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    chainId: 31337,
+    connectorId: 'x',
+    connectorName: 'X',
+  } as const
+  const session = { data: {}, message: 'm', signature: '0x' }
+
+  test.each([
+    ['Connect', null, null, true],
+    ['UnsupportedChain', null, null, false],
+    ['SIWXSignMessage', { required: false }, null, true],
+    ['SIWXSignMessage', { required: true }, null, false],
+    ['SIWXSignMessage', { required: true }, session, true],
+    ['ApproveTransaction', { required: true }, null, false],
+    ['Account', { required: true }, null, true],
+  ] as const)('on %s with sign-in %j and session %j: %s', (view, siwx, current, expected) => {
+    const { store, router } = setup({
+      open: true,
+      history: [view],
+      connection: connected,
+      siwx,
+      session: current,
+    })
+    expect(canClose(store.getState())).toBe(expected)
+    router.close()
+    expect(store.getState().open).toBe(!expected)
   })
 })

@@ -21,6 +21,7 @@ export const implementedViews = [
   'WalletSend',
   'WalletSendPreview',
   'SignMessage',
+  'SIWXSignMessage',
 ] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 
@@ -42,10 +43,18 @@ export class UnsupportedViewError extends RpcError {
 export const homeView = (state: WidgetState): ImplementedView =>
   state.connection.status === 'connected' ? 'Account' : 'Connect'
 
-/** Views the user cannot close: the wallet is on a network the project does not offer. */
-export const lockedViews: readonly View[] = ['UnsupportedChain']
-
-export const canClose = (state: WidgetState): boolean => !lockedViews.includes(currentView(state))
+/**
+ * Whether the user may close the modal: not while the wallet is on a network
+ * the project does not offer, nor on the sign-in or approval views while
+ * sign-in is required and no session exists (SPEC section 2).
+ */
+export function canClose(state: WidgetState): boolean {
+  const view = currentView(state)
+  if (view === 'UnsupportedChain') return false
+  if (view === 'SIWXSignMessage' || view === 'ApproveTransaction')
+    return !(state.siwx?.required && !state.session)
+  return true
+}
 
 /** Whether the history is just a home view (Connect or Account), as the modal closes on. */
 const atHome = (state: WidgetState) =>
@@ -97,6 +106,10 @@ export function createRouter(target: Store<WidgetState> = store) {
       target.setState((state) =>
         canClose(state) ? { open: false, ...historyAt(state, homeView(state)) } : {},
       )
+    },
+    /** Closes the modal if it still shows one of `views` (a flow that ended, unless another took over). */
+    closeFrom(...views: View[]): void {
+      if (views.includes(currentView(target.getState()))) this.close()
     },
   }
 }

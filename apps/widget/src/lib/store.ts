@@ -3,7 +3,7 @@
  * `useSyncExternalStore`, see `hooks/useStore.ts`). Everything the host can
  * see is derived from it (`hostChannel.ts`).
  */
-import type { Alert, AlertCode, HostWallet } from '@porthole/protocol/Host'
+import type { Alert, AlertCode, HostWallet, Session } from '@porthole/protocol/Host'
 import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
 import type { Toast } from './toast.js'
 
@@ -138,6 +138,15 @@ export type WidgetState = {
   send: SendState
   /** The network of another namespace SwitchActiveChain offers (CAIP-2). */
   switchTarget: string | null
+  /** The site's sign-in settings; `null` when sign-in is off. */
+  siwx: {
+    required: boolean
+    statement?: string | undefined
+    resources?: string[] | undefined
+    expirationTime?: number | undefined
+  } | null
+  /** The sign-in session of the connected account (SIWX), as the host sees it. */
+  session: Session | null
 }
 
 export const initialState: WidgetState = {
@@ -158,6 +167,8 @@ export const initialState: WidgetState = {
   toast: null,
   send: initialSendState,
   switchTarget: null,
+  siwx: null,
+  session: null,
 }
 
 export const store: Store<WidgetState> = createStore(initialState)

@@ -27,7 +27,8 @@ export function ConnectingExternal() {
       .then((evm) => evm.connect(connectorId))
       .then(
         () => {
-          if (id === attempt.current) router.close()
+          // Unless sign-in took over (SIWXSignMessage), connecting ends the modal.
+          if (id === attempt.current) router.closeFrom('ConnectingExternal')
         },
         (reason: unknown) => {
           if (id !== attempt.current) return

@@ -32,6 +32,8 @@ import { type Connection, disconnected, store } from '../store.js'
 import { announceHostWallets } from './bridge.js'
 import { createEvmConfig, type EvmConfig } from './config.js'
 import { isReadOnlyMethod } from './methods.js'
+import * as Siwx from './siwx.js'
+import { followSession } from './siwx.js'
 
 /** 4100: the host asked for something that needs a connected wallet. */
 export class NotConnectedError extends RpcError {
@@ -130,6 +132,7 @@ function mirrorConnection(config: EvmConfig) {
     }
     previous = next
     followChain(config, next)
+    followSession(next, isSupportedChain(config, next.chainId))
   }
   sync()
   return watchConnection(config, { onChange: sync })
@@ -289,6 +292,44 @@ export const evm = {
   async disconnect(): Promise<void> {
     const config = await ready
     await disconnect(config)
+  },
+
+  /** The host's `signIn()`: opens SIWXSignMessage for the connected account. */
+  async requestSignIn(): Promise<void> {
+    await ready
+    if (!store.getState().siwx)
+      throw new RpcError(ErrorCode.unsupportedMethod, Siwx.SiwxErrorMessage.notEnabled)
+    const { connection } = store.getState()
+    if (connection.status !== 'connected' || !connection.address) throw new NotConnectedError()
+    router.open('SIWXSignMessage')
+  },
+
+  /** SIWXSignMessage's Sign: 'signed' (the modal closes) or 'declined' (the view stays). */
+  async signIn(): Promise<Siwx.SignInOutcome> {
+    const config = await ready
+    try {
+      return await Siwx.signIn(config)
+    } catch (error) {
+      // A failed start disconnects, as the seed says.
+      if (error instanceof Siwx.SiwxError && error.shortMessage === Siwx.SiwxMessage.initFailed)
+        await disconnect(config).catch(() => undefined)
+      throw error
+    }
+  },
+
+  /** SIWXSignMessage's Cancel: disconnects when sign-in is required, else closes the modal. */
+  async cancelSignIn(): Promise<void> {
+    const config = await ready
+    if (store.getState().siwx?.required) await disconnect(config)
+    else router.close()
+  },
+
+  async signOut(): Promise<void> {
+    await Siwx.signOut(await ready)
+  },
+
+  async isSmartAccount(): Promise<boolean> {
+    return Siwx.isSmartAccount(await ready)
   },
 
   /**
