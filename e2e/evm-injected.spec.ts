@@ -166,6 +166,10 @@ test.describe('the injected test wallet', () => {
         .catch((error: { code: number }) => error.code),
     )
     await expect.poll(async () => (await hostState(page)).open).toBe(true)
+    // The widget opened itself: Escape reaches it once the frame has focus.
+    await expect(widget(page).getByRole('dialog')).toBeVisible()
+    await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
+    await expect(widget(page).getByRole('button', { name: /WalletConnect/ })).toBeFocused()
     await page.keyboard.press('Escape')
     expect(await outcome).toBe(4001)
   })
@@ -240,6 +244,7 @@ test.describe('the injected test wallet', () => {
     const frame = widget(page)
     await expect(frame.getByRole('alert')).toContainText('This network is not supported')
     await expect(frame.getByRole('button', { name: 'Close' })).toHaveCount(0)
+    await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
     await page.keyboard.press('Escape')
     await page.mouse.click(5, 5)
     await page.evaluate(() =>

@@ -7,7 +7,9 @@
 import { expect, type Page, test } from '@playwright/test'
 import { ports } from '../scripts/stack.ts'
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
-import { workerKey } from './support/anvil.ts'
+import { anvilUrl, workerKey } from './support/anvil.ts'
+import { compileContract } from './support/contracts.ts'
+import { createAnvilClients } from './support/localAnvil.ts'
 import { installTestWallet, type TestWallet } from './support/testWallet.ts'
 
 type SessionWindow = Window & {
@@ -47,7 +49,7 @@ async function checkSession(token: string, origin: string) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
-test('required sign-in: sign, the session is stored, the modal closes, the backend accepts it', async ({
+test('required sign-in: sign, the session is stored, the modal closes, the backend accepts it (inv-08 browser origin shown, inv-09 host A only, nonce single use)', async ({
   page,
 }) => {
   const wallet = await setup(page, 'required')
@@ -115,6 +117,7 @@ test('declining shows "Signature declined" and the view again; Escape and close 
   await connect(page)
   const frame = widget(page)
   await expect(frame.getByRole('button', { name: 'Close' })).toHaveCount(0)
+  await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
   await page.keyboard.press('Escape')
   await page.evaluate(() => (window as unknown as SessionWindow).Wallet.close())
   expect((await hostState(page)).open).toBe(true)
@@ -165,4 +168,36 @@ test('another network with no session asks for a new sign-in', async ({ page }) 
   await expect.poll(async () => (await hostState(page)).chainId).toBe('eip155:11155111')
   await expect.poll(async () => (await hostState(page)).view).toBe('SIWXSignMessage')
   expect((await hostState(page)).session).toBeNull()
+})
+
+test('an EIP-1271 smart-contract signer on anvil signs in (and is told sites may not support it)', async ({
+  page,
+}) => {
+  // A smart account owned by this worker's key, deployed on the stack's anvil.
+  const privateKey = workerKey(test.info().workerIndex)
+  const { account, publicClient, walletClient } = createAnvilClients({
+    rpcUrl: anvilUrl,
+    privateKey,
+  })
+  const { abi, bytecode } = compileContract(
+    `${import.meta.dirname}/support/contracts/SmartAccount.sol`,
+    'SmartAccount',
+  )
+  const hash = await walletClient.deployContract({ abi, bytecode, args: [account.address] })
+  const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash })
+  if (!contractAddress) throw new Error('SmartAccount was not deployed')
+
+  const wallet = await installTestWallet(page, { privateKey, smartAccount: contractAddress })
+  await openHost(page, { siwx: 'required' })
+  await connect(page)
+  const frame = widget(page)
+  await expect(frame.getByText('This application might not support Smart Accounts')).toBeVisible()
+  await frame.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(async () => (await hostState(page)).open).toBe(false)
+  const session = await page.evaluate(() =>
+    (window as unknown as SessionWindow).Wallet.getSession(),
+  )
+  expect(String(session?.data.address).toLowerCase()).toBe(contractAddress.toLowerCase())
+  expect(wallet.address.toLowerCase()).toBe(contractAddress.toLowerCase())
+  expect((await checkSession(String(session?.data.token), origins.demo)).status).toBe(200)
 })

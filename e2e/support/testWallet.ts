@@ -34,6 +34,11 @@ export type TestWalletOptions = {
   rpcUrl?: string
   chainId?: number
   info?: { name?: string; rdns?: string }
+  /**
+   * An EIP-1271 smart account the key owns: the wallet reports this address
+   * and signs messages for it with the owner key (the contract checks them).
+   */
+  smartAccount?: Hex
 }
 
 export type TestWalletRequest = { method: string; params: unknown }
@@ -109,6 +114,8 @@ export async function installTestWallet(
     privateKey,
     chainId: nodeChainId,
   })
+  // The address the wallet reports: its own, or the smart account it signs for.
+  const reported = { address: options.smartAccount ?? account.address }
 
   let behaviour: TestWalletBehaviour = 'approve'
   let connected = false
@@ -143,9 +150,9 @@ export async function installTestWallet(
     requireApproval()
     if (!connected) {
       connected = true
-      await emit('accountsChanged', [account.address])
+      await emit('accountsChanged', [reported.address])
     }
-    return [account.address]
+    return [reported.address]
   }
 
   async function handle(method: string, params: unknown): Promise<unknown> {
@@ -156,7 +163,7 @@ export async function installTestWallet(
         return connect()
 
       case 'eth_accounts':
-        return connected ? [account.address] : []
+        return connected ? [reported.address] : []
 
       case 'eth_chainId':
         return numberToHex(currentChain)
@@ -189,7 +196,7 @@ export async function installTestWallet(
         const [first, second] = list
         // Some dapps swap the two; accept either order as wallets do.
         const message = parsePersonalSign(
-          account,
+          reported,
           typeof second === 'string' && isAddress(second, { strict: false })
             ? [first, second]
             : [second, first],
@@ -276,7 +283,7 @@ export async function installTestWallet(
   })
 
   return {
-    address: account.address,
+    address: reported.address,
     uuid,
     get behaviour() {
       return behaviour

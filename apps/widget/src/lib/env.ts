@@ -60,12 +60,20 @@ export const initialTheme: Theme =
  */
 export const SiwxConfig = z.strictObject({
   required: z.boolean().optional(),
+  // As CAIP-122 and the API allow: one line of printable ASCII, and ASCII URIs.
   statement: z
     .string()
-    .max(512)
-    .regex(/^[^\n]*$/, 'a single line')
+    .regex(/^[\x20-\x7e]{1,1024}$/, 'one line of printable ASCII')
     .optional(),
-  resources: z.array(z.url().max(512)).max(16).optional(),
+  resources: z
+    .array(
+      z
+        .url()
+        .max(512)
+        .regex(/^[\x21-\x7e]+$/, 'an ASCII URI'),
+    )
+    .max(16)
+    .optional(),
   /** Seconds a session lasts. */
   expirationTime: z.number().int().positive().max(31_536_000).optional(),
 })

@@ -8,7 +8,7 @@
  * keeps the session, scoped to that origin (SECURITY.md 9).
  */
 import { BaseError } from '@porthole/protocol/Errors'
-import type { Session } from '@porthole/protocol/Host'
+import { Session } from '@porthole/protocol/Host'
 import { SiwxNonce, SiwxSession } from '@porthole/protocol/Siwx'
 import { createSiweMessage } from 'viem/siwe'
 import { getBytecode, getConnection, signMessage } from 'wagmi/actions'
@@ -49,10 +49,17 @@ const caipAddressOf = (connection: Connection) =>
     ? `eip155:${connection.chainId}:${connection.address}`
     : null
 
+/** This host's stored sessions; an entry that is not a session (old or damaged storage) is skipped. */
 function readStored(hostOrigin: string): Stored {
   try {
     const value: unknown = JSON.parse(storage.getItem(keyOf(hostOrigin)) ?? '{}')
-    return typeof value === 'object' && value !== null ? (value as Stored) : {}
+    if (typeof value !== 'object' || value === null) return {}
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([key, entry]) => {
+        const parsed = Session.safeParse(entry)
+        return parsed.success ? [[key, parsed.data]] : []
+      }),
+    )
   } catch {
     return {}
   }
@@ -106,6 +113,15 @@ export async function isSmartAccount(config: EvmConfig): Promise<boolean> {
 
 export type SignInOutcome = 'signed' | 'declined'
 
+/** The message, or the seed's start failure when the settings cannot make one. */
+function toMessage(create: () => string): string {
+  try {
+    return create()
+  } catch (cause) {
+    throw new SiwxError(SiwxMessage.initFailed, { cause })
+  }
+}
+
 /**
  * Signs in: a nonce from the API, the message, the wallet's signature, the
  * API's session. Throws `SiwxError` for the seed's missing-state cases and
@@ -130,23 +146,25 @@ export async function signIn(config: EvmConfig): Promise<SignInOutcome> {
   }
   const issuedAt = new Date()
   const host = new URL(hostOrigin)
-  const message = createSiweMessage({
-    // The scheme too (EIP-4361's optional one): the API reads the origin from both.
-    scheme: host.protocol.slice(0, -1),
-    domain: host.host,
-    uri: hostOrigin,
-    address,
-    chainId,
-    nonce,
-    version: '1',
-    issuedAt,
-    requestId: crypto.randomUUID(),
-    ...(siwx.statement ? { statement: siwx.statement } : {}),
-    ...(siwx.resources?.length ? { resources: siwx.resources } : {}),
-    ...(siwx.expirationTime
-      ? { expirationTime: new Date(issuedAt.getTime() + siwx.expirationTime * 1000) }
-      : {}),
-  })
+  const message = toMessage(() =>
+    createSiweMessage({
+      // The scheme too (EIP-4361's optional one): the API reads the origin from both.
+      scheme: host.protocol.slice(0, -1),
+      domain: host.host,
+      uri: hostOrigin,
+      address,
+      chainId,
+      nonce,
+      version: '1',
+      issuedAt,
+      requestId: crypto.randomUUID(),
+      ...(siwx.statement ? { statement: siwx.statement } : {}),
+      ...(siwx.resources?.length ? { resources: siwx.resources } : {}),
+      ...(siwx.expirationTime
+        ? { expirationTime: new Date(issuedAt.getTime() + siwx.expirationTime * 1000) }
+        : {}),
+    }),
+  )
 
   let signature: string
   try {
