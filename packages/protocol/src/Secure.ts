@@ -1,9 +1,17 @@
 /**
- * The widget ↔ secure-frame contract. The secure frame serves `secure`; the
- * widget serves `widget` (nothing yet) and receives the frame's READY event.
- * The embedded-wallet messages join here in their own issue.
+ * The widget ↔ secure-frame contract (SPEC section 7, "Secure iframe
+ * messages"). The secure frame serves `secure`: every app→frame message of the
+ * seed, each answered once, by request id, with its result (SUCCESS) or an
+ * error (ERROR); the widget serves `widget` (nothing yet) and receives the
+ * frame's READY event. Both sides parse with these schemas (SECURITY.md 18).
+ *
+ * Served so far: `syncTheme` and `ping`. The embedded-wallet messages are the
+ * contract issue 5 builds the frame's handlers against.
  */
 
+import { SocialProvider } from './Api.js'
+import { caip2Pattern } from './Caip.js'
+import { loginRequestTimeout, signOutTimeout } from './Constants.js'
 import type { Infer } from './Contract.js'
 import { z } from './zod.js'
 
@@ -11,10 +19,109 @@ export const channel = 'porthole:widget-secure'
 
 const none = z.undefined()
 
+/** SPEC 5: a valid email address; at most 254 characters (RFC 5321). */
+export const Email = z.email().max(254)
+/** SPEC 5: the OTP is a string; the API's are 6 digits. */
+export const Otp = z.string().min(1).max(16)
+/** SPEC 5: the connect actions an email login answers with. */
+export const ConnectAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
+/** SPEC 5: the actions of an email update. */
+export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
+/** SPEC 3: the account types. */
+export const AccountType = z.enum(['eoa', 'smartAccount'])
+const ChainId = z.string().regex(caip2Pattern)
+const Address = z.string().min(1).max(128)
+const Url = z.url({ protocol: /^https?$/ }).max(2048)
+
+/** SPEC 3: the embedded wallet's user. */
+export const User = z.strictObject({
+  email: Email.optional(),
+  address: Address,
+  chainId: ChainId,
+  accounts: z
+    .array(z.strictObject({ address: Address, type: AccountType }))
+    .max(16)
+    .optional(),
+  userName: z.string().max(128).optional(),
+  preferredAccountType: AccountType.optional(),
+  smartAccountDeployed: z.boolean().optional(),
+})
+export type User = z.infer<typeof User>
+
+/** An RPC request for the embedded wallet (its method is checked against the safe and needs-approval lists). */
+export const RpcRequest = z.strictObject({
+  method: z.string().min(1).max(128),
+  params: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
+  chainId: ChainId.optional(),
+})
+export type RpcRequest = z.infer<typeof RpcRequest>
+
+/** The site's metadata and the widget's version, which the frame shows and sends to the API. */
+export const DappData = z.strictObject({
+  projectId: z.string().min(1).max(64),
+  sdkVersion: z.string().min(1).max(32),
+  metadata: z
+    .strictObject({
+      name: z.string().max(128),
+      description: z.string().max(512),
+      url: Url,
+      icons: z.array(Url).max(4),
+    })
+    .optional(),
+})
+export type DappData = z.infer<typeof DappData>
+
 export const secure = {
   requests: {
     syncTheme: { params: z.strictObject({ theme: z.enum(['light', 'dark']) }), result: none },
     ping: { params: none, result: z.strictObject({ version: z.string().max(32) }) },
+    connectEmail: {
+      params: z.strictObject({ email: Email }),
+      result: z.strictObject({ action: ConnectAction }),
+    },
+    connectDevice: { params: none, result: none },
+    connectOtp: { params: z.strictObject({ otp: Otp }), result: none },
+    connectSocial: {
+      params: z.strictObject({ uri: Url }),
+      result: z.strictObject({ user: User }),
+    },
+    getSocialRedirectUri: {
+      params: z.strictObject({ provider: SocialProvider }),
+      result: z.strictObject({ uri: Url }),
+    },
+    connectFarcaster: { params: none, result: z.strictObject({ url: Url }) },
+    getUser: { params: z.strictObject({ chainId: ChainId.optional() }), result: User },
+    signOut: { params: none, result: none },
+    isConnected: { params: none, result: z.strictObject({ isConnected: z.boolean() }) },
+    getChainId: { params: none, result: z.strictObject({ chainId: ChainId }) },
+    rpcRequest: { params: RpcRequest, result: z.unknown() },
+    updateEmail: {
+      params: z.strictObject({ email: Email }),
+      result: z.strictObject({ action: UpdateEmailAction }),
+    },
+    updateEmailPrimaryOtp: { params: z.strictObject({ otp: Otp }), result: none },
+    updateEmailSecondaryOtp: {
+      params: z.strictObject({ otp: Otp }),
+      result: z.strictObject({ newEmail: Email }),
+    },
+    syncDappData: { params: DappData, result: none },
+    initSmartAccount: {
+      params: none,
+      result: z.strictObject({ address: Address, isDeployed: z.boolean() }),
+    },
+    setPreferredAccount: {
+      params: z.strictObject({ type: AccountType }),
+      result: z.strictObject({ type: AccountType, address: Address }),
+    },
+    getSmartAccountEnabledNetworks: {
+      params: none,
+      result: z.strictObject({ smartAccountEnabledNetworks: z.array(ChainId).max(64) }),
+    },
+    switchNetwork: {
+      params: z.strictObject({ chainId: ChainId }),
+      result: z.strictObject({ chainId: ChainId }),
+    },
+    reload: { params: none, result: none },
   },
   events: {},
 } as const
@@ -26,3 +133,18 @@ export const widget = {
 
 export type SecureSpec = Infer<typeof secure>
 export type WidgetSpec = Infer<typeof widget>
+export type SecureMethod = keyof SecureSpec['requests']
+
+/**
+ * How long the widget waits for each reply (SPEC 9): 120 000 ms for the login
+ * steps (the `iframe_request_timeout` alert after), at most 3000 ms for sign
+ * out; the channel's default for the others.
+ */
+export const requestTimeouts: Partial<Record<SecureMethod, number>> = {
+  connectEmail: loginRequestTimeout,
+  connectDevice: loginRequestTimeout,
+  connectOtp: loginRequestTimeout,
+  connectSocial: loginRequestTimeout,
+  getSocialRedirectUri: loginRequestTimeout,
+  signOut: signOutTimeout,
+}
