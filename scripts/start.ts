@@ -118,6 +118,8 @@ async function main() {
     PGLITE_DIR: pgliteDir,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
+    // No SMTP server here: login codes land in the dev outbox, served at /dev/outbox.
+    DEV_OUTBOX: 'true',
     TOKENS: JSON.stringify({
       [devToken.chainId]: [
         {
@@ -206,6 +208,7 @@ Porthole is running (Ctrl-C stops it):
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
   dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
   WC relay       ${relayUrl}   a local WalletConnect relay
+  mail outbox    ${origins.api}/dev/outbox   login codes (no SMTP server in dev)
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)

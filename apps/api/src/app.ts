@@ -3,8 +3,11 @@ import type { Config } from './config.js'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
 import { errorBody } from './http.js'
+import { createMailer, type Mailer } from './mailer.js'
 import { createAnalyticsRoutes } from './routes/analytics.js'
 import { createConfigRoutes } from './routes/config.js'
+import { createDevOutboxRoutes } from './routes/devOutbox.js'
+import { createEmailRoutes } from './routes/email.js'
 import { createExplorerRoutes } from './routes/explorer.js'
 import { createOriginsRoutes } from './routes/origins.js'
 import { createRpcRoutes, defaultRpcTimeoutMs } from './routes/rpc.js'
@@ -24,6 +27,13 @@ export type CreateAppOptions = {
    * (EOAs locally, contract wallets on chain) and ed25519 for Solana.
    */
   verifySignature?: SignatureVerifier | undefined
+  /** Sends login codes; by default SMTP to `config.smtpUrl`, or the dev outbox when it is unset. */
+  mailer?: Mailer | undefined
+  /**
+   * The clock of the email-login rules (30 s between mails, code expiry); by
+   * default the database's `now()`, shared by every replica. Tests move it.
+   */
+  now?: (() => Date) | undefined
 }
 
 const corsMethods = 'GET, POST, DELETE, OPTIONS'
@@ -32,7 +42,8 @@ const corsMaxAgeSeconds = 600
 
 /**
  * The API as a Hono app: the wallet provider's services (explorer, config,
- * origins, analytics, RPC proxy, token lists, sign-in with X). Used by the
+ * origins, analytics, RPC proxy, token lists, sign-in with X, email login
+ * codes). Used by the
  * server and by the tests.
  * The database must be migrated (and seeded) first.
  */
@@ -45,6 +56,8 @@ export function createApp({
     rpcUpstreams: config.rpcUpstreams,
     timeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs,
   }),
+  mailer = createMailer({ config, db }),
+  now,
 }: CreateAppOptions): Hono {
   const app = new Hono()
   const corsOrigins = new Set(config.corsOrigins)
@@ -89,6 +102,10 @@ export function createApp({
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
   app.route('/', createTokensRoutes({ db, config }))
   app.route('/', createSiwxRoutes({ db, config, verifySignature }))
+  app.route('/', createEmailRoutes({ db, mailer, now, onError }))
+  if (config.devOutbox) {
+    app.route('/', createDevOutboxRoutes({ db, smtpConfigured: config.smtpUrl !== undefined }))
+  }
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname.slice(0, 200)

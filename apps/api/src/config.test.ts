@@ -15,6 +15,9 @@ describe('configFromEnv', () => {
       tokenLists: defaultTokenLists,
       devProjectId: 'porthole-dev',
       seedDevProject: true,
+      smtpUrl: undefined,
+      mailFrom: 'Porthole <no-reply@porthole.localhost>',
+      devOutbox: false,
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
   })
@@ -71,6 +74,9 @@ describe('configFromEnv', () => {
           '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
         DEV_PROJECT_ID: 'my-dev',
         SEED_DEV_PROJECT: 'false',
+        SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525',
+        MAIL_FROM: 'Example <login@example.com>',
+        DEV_OUTBOX: 'true',
       }),
     ).toEqual({
       port: 8080,
@@ -95,6 +101,9 @@ describe('configFromEnv', () => {
       },
       devProjectId: 'my-dev',
       seedDevProject: false,
+      smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
+      mailFrom: 'Example <login@example.com>',
+      devOutbox: true,
     })
   })
 
@@ -160,6 +169,11 @@ describe('configFromEnv', () => {
     [{ DEV_PROJECT_ID: 'has space' }, /DEV_PROJECT_ID/],
     [{ SEED_DEV_PROJECT: 'no' }, /SEED_DEV_PROJECT: must be true or false/],
     [{ SEED_DEV_PROJECT: 'FALSE' }, /SEED_DEV_PROJECT: must be true or false/],
+    [{ SMTP_URL: 'http://127.0.0.1:2525' }, /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/],
+    [{ SMTP_URL: 'not a url' }, /SMTP_URL: must be an smtp/],
+    [{ MAIL_FROM: 'Porthole\r\nBcc: x@example.com' }, /MAIL_FROM: must be one line/],
+    [{ MAIL_FROM: 'nobody' }, /MAIL_FROM/],
+    [{ DEV_OUTBOX: 'yes' }, /DEV_OUTBOX: must be true or false/],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError)
     expect(() => configFromEnv(env)).toThrow(message)
@@ -171,6 +185,7 @@ describe('configFromEnv', () => {
       { DATABASE_URL: `mysql://root:${secret}@db` },
       { RPC_UPSTREAMS: `{"eip155:1":"ftp://x/${secret}"}` },
       { RPC_UPSTREAMS: `{bad json ${secret}` },
+      { SMTP_URL: `http://mailer:${secret}@smtp.example.com` },
     ]) {
       expect(() => configFromEnv(env)).toThrow(ConfigError)
       try {

@@ -52,9 +52,24 @@ export const defaults = {
   rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
   devProjectId: 'porthole-dev',
   seedDevProject: true,
+  mailFrom: 'Porthole <no-reply@porthole.localhost>',
+  devOutbox: false,
 } as const
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+const SmtpUrl = z.url({
+  protocol: /^smtps?$/,
+  error: 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525',
+})
+/** A From header: one line (no CR or LF), e.g. `Porthole <no-reply@example.com>`. */
+const MailFrom = z
+  .string()
+  .min(3, 'must be a From address, e.g. Porthole <no-reply@example.com>')
+  .max(320, 'must be at most 320 characters')
+  .regex(
+    /^[^\r\n]*@[^\r\n]*$/,
+    'must be one line holding an address, e.g. Porthole <no-reply@example.com>',
+  )
 
 export const ConfigSchema = z.strictObject({
   /** TCP port the server listens on. */
@@ -78,6 +93,15 @@ export const ConfigSchema = z.strictObject({
    * registry is seeded either way. Production sets it to `false`.
    */
   seedDevProject: z.boolean(),
+  /**
+   * Where login codes are mailed (`smtp://…` or `smtps://…`, credentials in the
+   * URL). Absent: mail is only recorded in the dev outbox (`dev_outbox` table).
+   */
+  smtpUrl: SmtpUrl.optional(),
+  /** The From header of the mail the API sends. */
+  mailFrom: MailFrom,
+  /** Whether `GET /dev/outbox` serves the dev outbox (development only). */
+  devOutbox: z.boolean(),
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -173,6 +197,15 @@ const EnvSchema = z.object({
       .transform((value) => value === 'true')
       .default(defaults.seedDevProject),
   ),
+  SMTP_URL: z.preprocess(unset, SmtpUrl.optional()),
+  MAIL_FROM: z.preprocess(unset, MailFrom.default(defaults.mailFrom)),
+  DEV_OUTBOX: z.preprocess(
+    unset,
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .transform((value) => value === 'true')
+      .default(defaults.devOutbox),
+  ),
 })
 
 /**
@@ -191,6 +224,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     TOKENS: env.TOKENS,
     DEV_PROJECT_ID: env.DEV_PROJECT_ID,
     SEED_DEV_PROJECT: env.SEED_DEV_PROJECT,
+    SMTP_URL: env.SMTP_URL,
+    MAIL_FROM: env.MAIL_FROM,
+    DEV_OUTBOX: env.DEV_OUTBOX,
   })
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -211,6 +247,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     tokenLists: env_.TOKENS,
     devProjectId: env_.DEV_PROJECT_ID,
     seedDevProject: env_.SEED_DEV_PROJECT,
+    smtpUrl: env_.SMTP_URL,
+    mailFrom: env_.MAIL_FROM,
+    devOutbox: env_.DEV_OUTBOX,
   })
 }
 

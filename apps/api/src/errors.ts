@@ -82,3 +82,8 @@ export class HttpError extends BaseError {
     this.headers = parameters.headers ?? {}
   }
 }
+
+/** Mail could not be sent (SMTP down or refusing); the message names no address and no content. */
+export class MailError extends BaseError {
+  override name = 'MailError'
+}

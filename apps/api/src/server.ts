@@ -10,6 +10,7 @@ import { migrate } from './db/migrations.js'
 import { seed } from './db/seed.js'
 import { BaseError } from './errors.js'
 import { pruneRateLimits } from './rateLimit.js'
+import { pruneEmailLogin } from './routes/email.js'
 import { pruneSiwx } from './routes/siwx.js'
 
 /** Rate-limit rows older than this are deleted (every limit's window is far shorter). */
@@ -39,6 +40,12 @@ async function main(): Promise<void> {
     if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`)
     const devProject = config.seedDevProject ? config.devProjectId : 'not seeded'
     console.log(`Database: ${storage}; dev project: ${devProject}`)
+    // Never the SMTP URL itself: it may hold a password.
+    const mail = config.smtpUrl ? 'SMTP (SMTP_URL)' : 'dev outbox only (SMTP_URL unset)'
+    const outbox = config.devOutbox
+      ? `; dev outbox at http://${config.host}:${info.port}/dev/outbox`
+      : ''
+    console.log(`Mail: ${mail}${outbox}`)
     console.log(`API listening on http://${config.host}:${info.port}`)
   })
 
@@ -47,6 +54,7 @@ async function main(): Promise<void> {
       logError('Pruning rate limits failed', error),
     )
     pruneSiwx(db).catch((error: unknown) => logError('Pruning sign-in nonces failed', error))
+    pruneEmailLogin(db).catch((error: unknown) => logError('Pruning email codes failed', error))
   }, pruneIntervalMs)
   prune.unref()
 

@@ -44,6 +44,9 @@ describe('migrate', () => {
     )
     expect(tables.map((row) => row.table_name)).toEqual([
       'analytics_events',
+      'dev_outbox',
+      'email_otps',
+      'email_send_throttle',
       'projects',
       'rate_limits',
       'schema_migrations',

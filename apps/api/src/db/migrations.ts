@@ -95,6 +95,35 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX siwx_sessions_expires_idx ON siwx_sessions (expires_at);
   `,
+  /* 4: email login: one-time codes (salted SHA-256 only), the per-address send throttle, the dev outbox */ `
+  CREATE TABLE email_otps (
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    email text NOT NULL,
+    salt text NOT NULL,
+    code_sha256 text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    failed_attempts integer NOT NULL DEFAULT 0,
+    used_at timestamptz,
+    PRIMARY KEY (project_id, email)
+  );
+  CREATE INDEX email_otps_expires_idx ON email_otps (expires_at);
+
+  CREATE TABLE email_send_throttle (
+    email text PRIMARY KEY,
+    sent_at timestamptz NOT NULL
+  );
+  CREATE INDEX email_send_throttle_sent_idx ON email_send_throttle (sent_at);
+
+  CREATE TABLE dev_outbox (
+    id bigserial PRIMARY KEY,
+    sender text NOT NULL,
+    recipient text NOT NULL,
+    subject text NOT NULL,
+    body text NOT NULL,
+    sent_at timestamptz NOT NULL DEFAULT now()
+  );
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

@@ -1,0 +1,118 @@
+/**
+ * Outgoing mail: SMTP through nodemailer when `SMTP_URL` is set, otherwise
+ * the dev outbox, a table the development server shows at `GET /dev/outbox`.
+ *
+ * Neither transport logs anything: a mail holds a login code and an address
+ * (SECURITY.md 11). A failed send is reported without either.
+ */
+import nodemailer from 'nodemailer'
+import { z } from 'zod'
+import type { Config } from './config.js'
+import type { Db } from './db/db.js'
+import { MailError } from './errors.js'
+
+export type Mail = {
+  to: string
+  subject: string
+  text: string
+}
+
+export type Mailer = {
+  /** Where mail goes: `smtp` or the dev outbox. */
+  readonly kind: 'smtp' | 'dev-outbox'
+  /** Sends (or records) one mail; throws a `MailError` naming no address and no content. */
+  send(mail: Mail): Promise<void>
+}
+
+/** How many mails the dev outbox keeps (and `GET /dev/outbox` shows). */
+export const devOutboxSize = 20
+/** How long an SMTP send may take, connection included. */
+export const smtpTimeoutMs = 15_000
+
+/** SMTP to `config.smtpUrl`, or the dev outbox in `db` when it is unset. */
+export function createMailer({
+  config,
+  db,
+}: {
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>
+  db: Db
+}): Mailer {
+  const from = config.mailFrom
+  if (config.smtpUrl === undefined) {
+    return {
+      kind: 'dev-outbox',
+      async send(mail) {
+        await db.transaction(async (tx) => {
+          await tx.query(
+            'INSERT INTO dev_outbox (sender, recipient, subject, body) VALUES ($1, $2, $3, $4)',
+            [from, mail.to, mail.subject, mail.text],
+          )
+          await tx.query(
+            `DELETE FROM dev_outbox
+             WHERE id NOT IN (SELECT id FROM dev_outbox ORDER BY id DESC LIMIT $1)`,
+            [devOutboxSize],
+          )
+        })
+      },
+    }
+  }
+  const transport = nodemailer.createTransport(config.smtpUrl, {
+    logger: false,
+    debug: false,
+    connectionTimeout: smtpTimeoutMs,
+    greetingTimeout: smtpTimeoutMs,
+    socketTimeout: smtpTimeoutMs,
+  })
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      try {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text })
+      } catch (error) {
+        // nodemailer's messages may quote the recipient: keep only its codes.
+        const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown }
+        const reason = [code, responseCode].filter((part) => part !== undefined).join(' ')
+        throw new MailError(`SMTP send failed${reason ? ` (${reason})` : ''}`)
+      }
+    },
+  }
+}
+
+const OutboxRow = z.object({
+  id: z.coerce.number(),
+  sender: z.string(),
+  recipient: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  sent_at: z.coerce.date(),
+})
+
+export const OutboxMail = z.object({
+  id: z.number(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  sentAt: z.string(),
+})
+export type OutboxMail = z.infer<typeof OutboxMail>
+
+/** The dev outbox, newest first (at most `devOutboxSize`). */
+export async function readDevOutbox(db: Db): Promise<OutboxMail[]> {
+  const rows = await db.query(
+    `SELECT id, sender, recipient, subject, body, sent_at FROM dev_outbox
+     ORDER BY id DESC LIMIT $1`,
+    [devOutboxSize],
+  )
+  return rows.map((row) => {
+    const mail = OutboxRow.parse(row)
+    return {
+      id: mail.id,
+      from: mail.sender,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.body,
+      sentAt: mail.sent_at.toISOString(),
+    }
+  })
+}
