@@ -40,21 +40,21 @@ export function Modal() {
   const body = useRef<HTMLDivElement>(null)
 
   // On opening and on each view: focus the view's first control, else the title
-  // until the view's content (still loading) brings one, unless focus moved on.
+  // until the view's content (still loading) brings one. While the view shows,
+  // focus that falls out of the card (its control re-rendered away, the frame
+  // refocused) comes back the same way; focus the user moved on stays.
   useLayoutEffect(() => {
     const element = body.current
     if (!open || !key || !element) return
-    const first = focusables(element)[0]
-    if (first) return first.focus({ preventScroll: true })
     const title = document.getElementById(titleId)
-    title?.focus({ preventScroll: true })
-    const observer = new MutationObserver(() => {
-      if (document.activeElement !== title) return observer.disconnect()
-      const next = focusables(element)[0]
-      if (!next) return
-      observer.disconnect()
-      next.focus({ preventScroll: true })
-    })
+    const settle = () => {
+      const active = document.activeElement
+      if (active && active !== document.body && active !== title) return
+      const next = focusables(element)[0] ?? (active === title ? null : title)
+      next?.focus({ preventScroll: true })
+    }
+    settle()
+    const observer = new MutationObserver(settle)
     observer.observe(element, { childList: true, subtree: true })
     return () => observer.disconnect()
   }, [open, key, titleId])
