@@ -1,28 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest'
+import { memoryStorage } from '../testing/memoryStorage.js'
 import { readRecent, recentLimit, rememberRecent } from './recent.js'
 import { createSafeStorage, type SafeStorage } from './storage.js'
 import { initialState, store } from './store.js'
 
 const hostA = 'https://a.example'
 const hostB = 'https://b.example'
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>()
-  return {
-    get length() {
-      return map.size
-    },
-    clear: () => map.clear(),
-    getItem: (key) => map.get(key) ?? null,
-    key: (index) => [...map.keys()][index] ?? null,
-    removeItem: (key) => {
-      map.delete(key)
-    },
-    setItem: (key, value) => {
-      map.set(key, value)
-    },
-  }
-}
 
 function setup(): { backing: Storage; storage: SafeStorage } {
   const backing = memoryStorage()

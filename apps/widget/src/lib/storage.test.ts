@@ -1,23 +1,6 @@
 import { describe, expect, test } from 'vitest'
+import { memoryStorage } from '../testing/memoryStorage.js'
 import { createSafeStorage, getClientId } from './storage.js'
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>()
-  return {
-    get length() {
-      return map.size
-    },
-    clear: () => map.clear(),
-    getItem: (key) => map.get(key) ?? null,
-    key: (index) => [...map.keys()][index] ?? null,
-    removeItem: (key) => {
-      map.delete(key)
-    },
-    setItem: (key, value) => {
-      map.set(key, value)
-    },
-  }
-}
 
 const securityError = () => new DOMException('The operation is insecure.', 'SecurityError')
 

@@ -1,0 +1,18 @@
+/** A Web Storage kept in a Map, for tests (Node has no localStorage). Never imported by the app. */
+export function memoryStorage(): Storage {
+  const map = new Map<string, string>()
+  return {
+    get length() {
+      return map.size
+    },
+    clear: () => map.clear(),
+    getItem: (key) => map.get(key) ?? null,
+    key: (index) => [...map.keys()][index] ?? null,
+    removeItem: (key) => {
+      map.delete(key)
+    },
+    setItem: (key, value) => {
+      map.set(key, value)
+    },
+  }
+}
