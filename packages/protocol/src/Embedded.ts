@@ -1,0 +1,114 @@
+/**
+ * The embedded wallet's HTTP wire between the secure frame and the API
+ * (login, device verification, sessions, key shares, email update, social
+ * login). One schema per body, used by the API to parse what it receives and
+ * by the frame to parse what it gets back (SECURITY.md 18). Every call also
+ * carries the common query (`projectId`, `clientId`, …); calls that need a
+ * session carry `Authorization: Bearer <token>`.
+ *
+ * Keys (DESIGN 4): the frame splits the wallet's BIP-39 entropy 2-of-3. The
+ * device share stays in the frame; the API keeps the auth share, released
+ * only to a session, and the recovery share, encrypted under a key-encryption
+ * key and released only to a session on a verified device.
+ */
+import { SocialProvider } from './Api.js'
+import { z } from './zod.js'
+
+/** A login email, compared lower-case; at most 254 characters (RFC 5321). */
+export const Email = z.email().max(254)
+/** The API's one-time codes: 6 digits. */
+export const Code = z.string().regex(/^\d{6}$/, { error: 'must be the 6 digits of the code' })
+/**
+ * The frame's device id: 128 random bits or more, base64url. It is a secret
+ * of the frame's storage (the API keeps only its SHA-256).
+ */
+export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, {
+  error: 'must be 22-64 base64url characters',
+})
+/** A session token (256 random bits, base64url). */
+export const Token = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
+/** One Shamir share, base64 (a share of 16-64 bytes of entropy plus its index byte). */
+export const Share = z.string().regex(/^[A-Za-z0-9+/]{20,120}={0,2}$/, {
+  error: 'must be a base64 share',
+})
+export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+export const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+export const Addresses = z.strictObject({ eip155: EvmAddress, solana: SolanaAddress })
+export type Addresses = z.infer<typeof Addresses>
+
+export const LoginAction = z.enum(['VERIFY_OTP', 'VERIFY_DEVICE'])
+
+/** `POST /auth/v1/login/email`: a code is mailed (VERIFY_OTP), or a device approval link (VERIFY_DEVICE). */
+export const EmailLoginRequest = z.strictObject({ email: Email, deviceId: DeviceId })
+export const EmailLoginResponse = z.strictObject({ action: LoginAction })
+
+/** `POST /auth/v1/device/status`: whether the link mailed for this device has been followed. */
+export const DeviceStatusRequest = z.strictObject({ email: Email, deviceId: DeviceId })
+export const DeviceStatusResponse = z.strictObject({ verified: z.boolean() })
+
+/** The user as the API knows them: `addresses` once a wallet exists. */
+export const User = z.strictObject({
+  id: z.string().min(1).max(64),
+  email: Email.optional(),
+  userName: z.string().max(128).optional(),
+  addresses: Addresses.optional(),
+})
+export type User = z.infer<typeof User>
+
+/** What a completed login gives: a session for this device, and the user. */
+export const LoginResult = z.strictObject({ token: Token, user: User })
+export type LoginResult = z.infer<typeof LoginResult>
+
+/** `POST /auth/v1/login/email/verify`: the code; the device becomes verified for the user. */
+export const EmailVerifyRequest = z.strictObject({ email: Email, otp: Code, deviceId: DeviceId })
+
+/** `GET /auth/v1/session`: the session's user (401 when it has ended). `DELETE` signs out. */
+export const SessionResponse = z.strictObject({ user: User })
+
+/**
+ * `GET /wallet/v1/shares[?recovery=true]`: the auth share, plus the recovery
+ * share when asked for (404 `no_wallet` while the user has none).
+ */
+export const SharesResponse = z.strictObject({
+  authShare: Share,
+  recoveryShare: Share.optional(),
+  addresses: Addresses,
+})
+export type SharesResponse = z.infer<typeof SharesResponse>
+
+/**
+ * `PUT /wallet/v1/shares`: stores a new wallet's two server shares once
+ * (201); a user who already has one gets 409 `wallet_exists`.
+ */
+export const PutSharesRequest = z.strictObject({
+  authShare: Share,
+  recoveryShare: Share,
+  addresses: Addresses,
+})
+
+/** `POST /auth/v1/email/update`: the first code goes to the current address (or, with none, to the new one). */
+export const UpdateEmailRequest = z.strictObject({ email: Email })
+export const UpdateEmailResponse = z.strictObject({
+  action: z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
+})
+/** `POST /auth/v1/email/update/primary` → VERIFY_SECONDARY_OTP; `…/secondary` → the new address. */
+export const UpdateEmailOtpRequest = z.strictObject({ otp: Code })
+export const UpdateEmailSecondaryResponse = z.strictObject({ newEmail: Email })
+
+/** The OAuth state the frame makes for a social login: 128+ random bits, base64url. */
+export const State = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/)
+
+/** `POST /auth/v1/social/start`: the provider's authorization URL for a popup. */
+export const SocialStartRequest = z.strictObject({
+  provider: SocialProvider.exclude(['farcaster']),
+  deviceId: DeviceId,
+  state: State,
+})
+export const SocialStartResponse = z.strictObject({ uri: z.url({ protocol: /^https?$/ }).max(4096) })
+
+/**
+ * `POST /auth/v1/social/result`: 202 `{ status: 'pending' }` until the
+ * provider has redirected back, then the login result, once.
+ */
+export const SocialResultRequest = z.strictObject({ state: State, deviceId: DeviceId })
+export const SocialPending = z.strictObject({ status: z.literal('pending') })

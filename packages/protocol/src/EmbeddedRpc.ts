@@ -1,0 +1,80 @@
+/**
+ * The embedded wallet's RPC methods, in two lists (SPEC 6, DESIGN 4): safe
+ * methods run at once; the needs-approval methods run only after a click in
+ * the secure frame's approval UI; anything else is refused with
+ * 'Requested RPC call is not allowed'. The widget reads the same lists to know
+ * when to show ApproveTransaction, and the secure frame to decide.
+ */
+
+/**
+ * Safe: read-only calls, `eth_sendRawTransaction` (already signed, so it
+ * grants nothing), and wallet status and asset queries.
+ */
+export const safeMethods = [
+  // Account and network status (answered by the secure frame itself).
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_chainId',
+  'net_version',
+  'wallet_getCapabilities',
+  'wallet_getCallsStatus',
+  'wallet_getAssets',
+  'wallet_getPermissions',
+  // Read-only node calls (through the API's RPC proxy).
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getProof',
+  'eth_getStorageAt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_syncing',
+  // Already signed elsewhere.
+  'eth_sendRawTransaction',
+] as const
+
+/** Needs approval: every signature, transaction and permission grant. */
+export const approvalMethods = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAllTransactions',
+  'solana_signAndSendTransaction',
+  'wallet_sendCalls',
+  'wallet_grantPermissions',
+  'wallet_revokePermissions',
+  'eth_sendUserOperation',
+] as const
+
+export type SafeMethod = (typeof safeMethods)[number]
+export type ApprovalMethod = (typeof approvalMethods)[number]
+
+const safe: ReadonlySet<string> = new Set(safeMethods)
+const approval: ReadonlySet<string> = new Set(approvalMethods)
+
+/** SPEC 5: a request is safe only if its method is in the safe list. */
+export function isSafeMethod(method: string): method is SafeMethod {
+  return safe.has(method)
+}
+
+export function needsApproval(method: string): method is ApprovalMethod {
+  return approval.has(method)
+}
+
+/** SPEC 5: a method is accepted only if it is in the safe or the needs-approval list. */
+export function isAllowedMethod(method: string): boolean {
+  return safe.has(method) || approval.has(method)
+}
