@@ -104,7 +104,9 @@ export const SocialStartRequest = z.strictObject({
   deviceId: DeviceId,
   state: State,
 })
-export const SocialStartResponse = z.strictObject({ uri: z.url({ protocol: /^https?$/ }).max(4096) })
+export const SocialStartResponse = z.strictObject({
+  uri: z.url({ protocol: /^https?$/ }).max(4096),
+})
 
 /**
  * `POST /auth/v1/social/result`: 202 `{ status: 'pending' }` until the
