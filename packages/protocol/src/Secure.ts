@@ -5,14 +5,15 @@
  * error (ERROR); the widget serves `widget` (nothing yet) and receives the
  * frame's READY event. Both sides parse with these schemas (SECURITY.md 18).
  *
- * Served so far: `syncTheme` and `ping`. The embedded-wallet messages are the
- * contract issue 5 builds the frame's handlers against.
+ * The frame serves every message; `connectFarcaster` and `initSmartAccount`
+ * answer 4200 until those features exist.
  */
 
 import { SocialProvider } from './Api.js'
 import { caip2Pattern } from './Caip.js'
 import { loginRequestTimeout, signOutTimeout } from './Constants.js'
 import type { Infer } from './Contract.js'
+import * as Origin from './Origin.js'
 import { z } from './zod.js'
 
 export const channel = 'porthole:widget-secure'
@@ -53,6 +54,16 @@ export const RpcRequest = z.strictObject({
   method: z.string().min(1).max(128),
   params: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
   chainId: ChainId.optional(),
+  /**
+   * The host's origin as the widget's handshake got it from the browser
+   * (`event.origin`). The frame shows it on an approval only where the
+   * browser gives none itself (`location.ancestorOrigins`, absent in Firefox).
+   */
+  origin: z
+    .string()
+    .max(2048)
+    .refine((value) => Origin.parse(value) !== undefined, { error: 'must be an http(s) origin' })
+    .optional(),
 })
 export type RpcRequest = z.infer<typeof RpcRequest>
 

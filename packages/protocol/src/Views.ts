@@ -18,6 +18,10 @@ export const views = [
   'WalletSend',
   'WalletSendPreview',
   'SignMessage',
+  // The embedded wallet's login steps, which the seed does not name as views.
+  'EmailVerifyOtp',
+  'EmailVerifyDevice',
+  'ConnectingSocial',
 ] as const
 export type View = (typeof views)[number]
 
