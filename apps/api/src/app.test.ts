@@ -6,6 +6,7 @@ import { createApp } from './app.js'
 import { testConfig } from './config.js'
 import type { Db } from './db/db.js'
 import { createTestDb, type TestDb } from './db/testing.js'
+import { createMemoryMailer, createTestClient, newDeviceId, signUp } from './embeddedTesting.js'
 
 let testDb: TestDb
 let app: Hono
@@ -121,7 +122,9 @@ describe('CORS', () => {
     })
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-origin')).toBe(widget)
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS')
+    expect(response.headers.get('access-control-allow-methods')).toBe(
+      'GET, POST, PUT, DELETE, OPTIONS',
+    )
     expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type, Authorization')
     expect(response.headers.get('access-control-max-age')).toBe('600')
   })
@@ -261,5 +264,80 @@ describe('inv-18 fuzzing finds no crash and no state change', () => {
       }),
       { numRuns: 150 },
     )
+  })
+
+  test('embedded-wallet endpoints answer every body with a 4xx and create no account, session or wallet', async () => {
+    const mailer = createMemoryMailer()
+    const embedded = createApp({ config: testDb.config, db: testDb.db, mailer })
+    const client = createTestClient(embedded)
+    const { token } = await signUp(client, mailer)
+    const tables = [
+      'users',
+      'identities',
+      'devices',
+      'embedded_sessions',
+      'wallet_shares',
+      'email_updates',
+    ]
+    const counts = async () =>
+      Promise.all(
+        tables.map(async (table) => {
+          const [row] = await testDb.db.query<{ count: number }>(
+            `SELECT count(*)::int AS count FROM ${table}`,
+          )
+          return Number(row?.count)
+        }),
+      )
+    const before = await counts()
+    const calls = [
+      ['POST', '/auth/v1/login/email/verify'],
+      ['POST', '/auth/v1/device/status'],
+      ['POST', '/auth/v1/email/update/primary'],
+      ['POST', '/auth/v1/email/update/secondary'],
+      ['POST', '/auth/v1/social/start'],
+      ['POST', '/auth/v1/social/result'],
+      ['PUT', '/wallet/v1/shares'],
+    ] as const
+    const fields = fc.dictionary(
+      fc.oneof(
+        fc.constantFrom(
+          'email',
+          'otp',
+          'deviceId',
+          'state',
+          'provider',
+          'authShare',
+          'recoveryShare',
+          'addresses',
+          '__proto__',
+        ),
+        fc.string({ maxLength: 8 }),
+      ),
+      fc.oneof(
+        fc.constantFrom('user@example.com', '123456', newDeviceId(), 'google', 'AAAA'),
+        jsonish,
+      ),
+      { maxKeys: 4 },
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...calls),
+        fc.oneof(fields, jsonish),
+        async ([method, path], body) => {
+          const response = await embedded.request(`${path}?projectId=porthole-dev`, {
+            method,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify(body) ?? 'null',
+          })
+          // Only the read-only device status may answer 200 (to a well-formed body by chance).
+          const allowed = path === '/auth/v1/device/status' ? [200, 400, 429] : []
+          expect([...allowed, 400, 401, 403, 404, 409, 410, 413, 429]).toContain(response.status)
+          await response.json()
+        },
+      ),
+      { numRuns: 300 },
+    )
+    expect(await counts()).toEqual(before)
+    expect(Object.prototype).not.toHaveProperty('polluted')
   })
 })

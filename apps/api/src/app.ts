@@ -5,13 +5,16 @@ import { HttpError } from './errors.js'
 import { errorBody } from './http.js'
 import { createMailer, type Mailer } from './mailer.js'
 import { createAnalyticsRoutes } from './routes/analytics.js'
+import { createAuthRoutes } from './routes/auth.js'
 import { createConfigRoutes } from './routes/config.js'
 import { createDevOutboxRoutes } from './routes/devOutbox.js'
-import { createEmailRoutes } from './routes/email.js'
+import { createEmailUpdateRoutes } from './routes/emailUpdate.js'
 import { createExplorerRoutes } from './routes/explorer.js'
 import { createOriginsRoutes } from './routes/origins.js'
 import { createRpcRoutes, defaultRpcTimeoutMs } from './routes/rpc.js'
+import { createSharesRoutes } from './routes/shares.js'
 import { createSiwxRoutes } from './routes/siwx.js'
+import { createSocialRoutes } from './routes/social.js'
 import { createTokensRoutes } from './routes/tokens.js'
 import { createSignatureVerifier, type SignatureVerifier } from './signatures.js'
 
@@ -27,24 +30,30 @@ export type CreateAppOptions = {
    * (EOAs locally, contract wallets on chain) and ed25519 for Solana.
    */
   verifySignature?: SignatureVerifier | undefined
-  /** Sends login codes; by default SMTP to `config.smtpUrl`, or the dev outbox when it is unset. */
+  /**
+   * Sends login codes and device-approval links; by default SMTP to
+   * `config.smtpUrl`, or the dev outbox when it is unset.
+   */
   mailer?: Mailer | undefined
   /**
-   * The clock of the email-login rules (30 s between mails, code expiry); by
-   * default the database's `now()`, shared by every replica. Tests move it.
+   * The clock of the embedded-wallet rules (30 s between mails, code, link,
+   * session and social-login expiry); by default the database's `now()`,
+   * shared by every replica. Tests move it.
    */
   now?: (() => Date) | undefined
+  /** How the API reaches OAuth providers (openid-client and profile requests); the global fetch by default. */
+  fetch?: typeof fetch | undefined
 }
 
-const corsMethods = 'GET, POST, DELETE, OPTIONS'
+const corsMethods = 'GET, POST, PUT, DELETE, OPTIONS'
 const corsHeaders = 'Content-Type, Authorization'
 const corsMaxAgeSeconds = 600
 
 /**
  * The API as a Hono app: the wallet provider's services (explorer, config,
- * origins, analytics, RPC proxy, token lists, sign-in with X, email login
- * codes). Used by the
- * server and by the tests.
+ * origins, analytics, RPC proxy, token lists, sign-in with X) and the
+ * embedded wallet's (email and social login, device approval, sessions, key
+ * shares, email change). Used by the server and by the tests.
  * The database must be migrated (and seeded) first.
  */
 export function createApp({
@@ -58,6 +67,7 @@ export function createApp({
   }),
   mailer = createMailer({ config, db }),
   now,
+  fetch,
 }: CreateAppOptions): Hono {
   const app = new Hono()
   const corsOrigins = new Set(config.corsOrigins)
@@ -102,7 +112,10 @@ export function createApp({
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
   app.route('/', createTokensRoutes({ db, config }))
   app.route('/', createSiwxRoutes({ db, config, verifySignature }))
-  app.route('/', createEmailRoutes({ db, mailer, now, onError }))
+  app.route('/', createAuthRoutes({ db, config, mailer, now, onError }))
+  app.route('/', createEmailUpdateRoutes({ db, mailer, now, onError }))
+  app.route('/', createSharesRoutes({ db, config, now }))
+  app.route('/', createSocialRoutes({ db, config, now, onError, fetch }))
   if (config.devOutbox) {
     app.route('/', createDevOutboxRoutes({ db, smtpConfigured: config.smtpUrl !== undefined }))
   }

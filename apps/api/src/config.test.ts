@@ -1,7 +1,17 @@
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
-import { configFromEnv, defaultPgliteDir, defaultTokenLists, repoRoot } from './config.js'
+import {
+  configFromEnv,
+  defaultPgliteDir,
+  defaultTokenLists,
+  developmentShareKey,
+  repoRoot,
+  shareKeyId,
+} from './config.js'
 import { ConfigError } from './errors.js'
+
+const currentKey = Buffer.alloc(32, 7).toString('base64')
+const previousKey = Buffer.alloc(32, 9).toString('base64')
 
 describe('configFromEnv', () => {
   test('has working defaults', () => {
@@ -18,6 +28,11 @@ describe('configFromEnv', () => {
       smtpUrl: undefined,
       mailFrom: 'Porthole <no-reply@porthole.localhost>',
       devOutbox: false,
+      emailIpLimit: 10,
+      publicApiUrl: 'http://api.localhost:5173',
+      secureFrameOrigin: 'http://secure.localhost:5172',
+      shareEncryptionKeys: [developmentShareKey],
+      socialProviders: {},
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
   })
@@ -77,6 +92,15 @@ describe('configFromEnv', () => {
         SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525',
         MAIL_FROM: 'Example <login@example.com>',
         DEV_OUTBOX: 'true',
+        EMAIL_IP_LIMIT: '500',
+        PUBLIC_API_URL: 'https://api.example.com/porthole/',
+        SECURE_FRAME_ORIGIN: 'https://secure.example.com/',
+        SHARE_ENCRYPTION_KEY: currentKey,
+        SHARE_ENCRYPTION_PREVIOUS_KEYS: ` ${previousKey} ,`,
+        SOCIAL_PROVIDERS: JSON.stringify({
+          google: { clientId: 'g-id', clientSecret: 'g-secret' },
+          github: { clientId: 'gh-id', clientSecret: 'gh-secret', scope: 'read:user' },
+        }),
       }),
     ).toEqual({
       port: 8080,
@@ -104,6 +128,17 @@ describe('configFromEnv', () => {
       smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
       mailFrom: 'Example <login@example.com>',
       devOutbox: true,
+      emailIpLimit: 500,
+      publicApiUrl: 'https://api.example.com/porthole',
+      secureFrameOrigin: 'https://secure.example.com',
+      shareEncryptionKeys: [
+        { id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey },
+        { id: shareKeyId(Buffer.from(previousKey, 'base64')), key: previousKey },
+      ],
+      socialProviders: {
+        google: { clientId: 'g-id', clientSecret: 'g-secret' },
+        github: { clientId: 'gh-id', clientSecret: 'gh-secret', scope: 'read:user' },
+      },
     })
   })
 
@@ -113,7 +148,31 @@ describe('configFromEnv', () => {
     ['true', true],
     ['false', false],
   ])('SEED_DEV_PROJECT=%j seeds the dev project: %s', (value, seedDevProject) => {
-    expect(configFromEnv({ SEED_DEV_PROJECT: value }).seedDevProject).toBe(seedDevProject)
+    expect(
+      configFromEnv({ SEED_DEV_PROJECT: value, SHARE_ENCRYPTION_KEY: currentKey }).seedDevProject,
+    ).toBe(seedDevProject)
+  })
+
+  test('accepts a loopback http issuer (a local stand-in) and public endpoints', () => {
+    const { socialProviders } = configFromEnv({
+      SOCIAL_PROVIDERS: JSON.stringify({
+        google: { clientId: 'a', issuer: 'http://127.0.0.1:4000' },
+        discord: {
+          clientId: 'b',
+          clientSecret: 'c',
+          tokenEndpoint: 'https://discord.example/token',
+        },
+        x: { clientId: 'public-client' },
+      }),
+    })
+    expect(Object.keys(socialProviders)).toEqual(['google', 'discord', 'x'])
+  })
+
+  test('production (SEED_DEV_PROJECT=false) runs with a real key', () => {
+    expect(
+      configFromEnv({ SEED_DEV_PROJECT: 'false', SHARE_ENCRYPTION_KEY: currentKey })
+        .shareEncryptionKeys,
+    ).toEqual([{ id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey }])
   })
 
   test('treats empty variables as unset', () => {
@@ -174,6 +233,55 @@ describe('configFromEnv', () => {
     [{ MAIL_FROM: 'Porthole\r\nBcc: x@example.com' }, /MAIL_FROM: must be one line/],
     [{ MAIL_FROM: 'nobody' }, /MAIL_FROM/],
     [{ DEV_OUTBOX: 'yes' }, /DEV_OUTBOX: must be true or false/],
+    [{ PUBLIC_API_URL: 'api.example.com' }, /PUBLIC_API_URL: must be an http\(s\) URL/],
+    [
+      { PUBLIC_API_URL: 'https://api.example.com/?x=1' },
+      /PUBLIC_API_URL: must be an http\(s\) URL without query/,
+    ],
+    [
+      { SECURE_FRAME_ORIGIN: 'https://secure.example.com/frame' },
+      /SECURE_FRAME_ORIGIN: must be an origin/,
+    ],
+    [
+      { SHARE_ENCRYPTION_KEY: 'c2hvcnQ=' },
+      /SHARE_ENCRYPTION_KEY: must be the base64 of 32 random bytes/,
+    ],
+    [
+      { SHARE_ENCRYPTION_PREVIOUS_KEYS: `${currentKey},nope` },
+      /SHARE_ENCRYPTION_PREVIOUS_KEYS \(at 1\): must be the base64 of 32 random bytes/,
+    ],
+    [{ SOCIAL_PROVIDERS: '{nope' }, /SOCIAL_PROVIDERS: must be a JSON object mapping providers/],
+    [{ SOCIAL_PROVIDERS: '{"myspace":{"clientId":"x"}}' }, /SOCIAL_PROVIDERS/],
+    [{ SOCIAL_PROVIDERS: '{"farcaster":{"clientId":"x"}}' }, /SOCIAL_PROVIDERS/],
+    [
+      { SOCIAL_PROVIDERS: '{"google":{"clientId":"x","issuer":"not a url"}}' },
+      /SOCIAL_PROVIDERS \(at google\.issuer\): must be an https URL/,
+    ],
+    [{ SOCIAL_PROVIDERS: '{"google":{}}' }, /SOCIAL_PROVIDERS \(at google\.clientId\)/],
+    [
+      { SOCIAL_PROVIDERS: '{"google":{"clientId":"x","tenant":"y"}}' },
+      /SOCIAL_PROVIDERS \(at google\)/,
+    ],
+    [
+      { SOCIAL_PROVIDERS: '{"google":{"clientId":"x","issuer":"http://idp.example.com"}}' },
+      /SOCIAL_PROVIDERS \(at google\.issuer\): must be an https URL \(http only on a loopback host/,
+    ],
+    [
+      {
+        SOCIAL_PROVIDERS:
+          '{"google":{"clientId":"x","issuer":"https://idp.example.com","tokenEndpoint":"https://idp.example.com/token"}}',
+      },
+      /SOCIAL_PROVIDERS \(at google\): with issuer, give no endpoints/,
+    ],
+    [{ EMAIL_IP_LIMIT: '0' }, /EMAIL_IP_LIMIT: must be a whole number from 1 to 1000000/],
+    [{ EMAIL_IP_LIMIT: '-5' }, /EMAIL_IP_LIMIT: must be a whole number/],
+    [{ EMAIL_IP_LIMIT: '2.5' }, /EMAIL_IP_LIMIT: must be a whole number/],
+    [{ EMAIL_IP_LIMIT: '9999999' }, /EMAIL_IP_LIMIT: must be a whole number/],
+    [{ SEED_DEV_PROJECT: 'false' }, /SHARE_ENCRYPTION_KEY: required when SEED_DEV_PROJECT=false/],
+    [
+      { SEED_DEV_PROJECT: 'false', SHARE_ENCRYPTION_KEY: developmentShareKey.key },
+      /SHARE_ENCRYPTION_KEY: the public development key may not be used/,
+    ],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError)
     expect(() => configFromEnv(env)).toThrow(message)
@@ -186,6 +294,9 @@ describe('configFromEnv', () => {
       { RPC_UPSTREAMS: `{"eip155:1":"ftp://x/${secret}"}` },
       { RPC_UPSTREAMS: `{bad json ${secret}` },
       { SMTP_URL: `http://mailer:${secret}@smtp.example.com` },
+      { SHARE_ENCRYPTION_KEY: `${secret}AAAAAAAAAAAAAAAAAAAAAAAAAA=` },
+      { SOCIAL_PROVIDERS: `{"google":{"clientId":"x","clientSecret":"${secret}","extra":1}}` },
+      { SOCIAL_PROVIDERS: `{bad json ${secret}` },
     ]) {
       expect(() => configFromEnv(env)).toThrow(ConfigError)
       try {

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { ProjectId } from '@porthole/protocol/Api'
+import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
@@ -54,9 +55,105 @@ export const defaults = {
   seedDevProject: true,
   mailFrom: 'Porthole <no-reply@porthole.localhost>',
   devOutbox: false,
+  emailIpLimit: 10,
+  publicApiUrl: 'http://api.localhost:5173',
+  secureFrameOrigin: 'http://secure.localhost:5172',
 } as const
 
+/**
+ * The key-encryption key of recovery shares when `SHARE_ENCRYPTION_KEY` is
+ * unset in development (`SEED_DEV_PROJECT` not false): fixed and public, so
+ * it protects nothing. Its id, `development`, marks every share it encrypted.
+ * Refused when `SEED_DEV_PROJECT=false`.
+ */
+export const developmentShareKey = {
+  id: 'development',
+  key: createHash('sha256')
+    .update('porthole development share key: public, never for real funds')
+    .digest('base64'),
+} as const
+
+/** The id stored beside each share a key encrypted: a fingerprint of the key, never the key. */
+export function shareKeyId(key: Buffer): string {
+  return `k1-${createHash('sha256').update('porthole share key id').update(key).digest('hex').slice(0, 16)}`
+}
+
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+
+/** Hosts an OAuth provider may be reached on over plain http (a local stand-in). */
+export function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(hostname)
+  )
+}
+
+/** An https URL; plain http only on a loopback host. */
+const ProviderUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an https URL' })
+  .max(2048)
+  .pipe(
+    z.string().refine(
+      (url) => {
+        const parsed = new URL(url)
+        return parsed.protocol === 'https:' || isLoopbackHost(parsed.hostname)
+      },
+      { error: 'must be an https URL (http only on a loopback host such as 127.0.0.1)' },
+    ),
+  )
+
+/** The social providers the API can sign in with (every social but Farcaster, which is no OAuth). */
+export const OAuthProvider = SocialProvider.exclude(['farcaster'])
+export type OAuthProvider = z.infer<typeof OAuthProvider>
+
+/**
+ * One provider's OAuth client. Endpoints default to the provider's public
+ * ones (static, nothing is fetched at start-up). With `issuer` and no
+ * endpoints the provider's OIDC discovery document is fetched on first use.
+ */
+export const SocialProviderSettings = z
+  .strictObject({
+    clientId: z.string().min(1).max(512),
+    /** Absent: a public client (PKCE only). */
+    clientSecret: z.string().min(1).max(8192).optional(),
+    issuer: ProviderUrl.optional(),
+    authorizationEndpoint: ProviderUrl.optional(),
+    tokenEndpoint: ProviderUrl.optional(),
+    userinfoEndpoint: ProviderUrl.optional(),
+    /** Space-separated scopes; defaults to the provider's. */
+    scope: z
+      .string()
+      .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, 'must be scopes separated by single spaces')
+      .max(512)
+      .optional(),
+  })
+  .refine(
+    (settings) =>
+      settings.issuer === undefined ||
+      (settings.authorizationEndpoint === undefined &&
+        settings.tokenEndpoint === undefined &&
+        settings.userinfoEndpoint === undefined) ||
+      (settings.authorizationEndpoint !== undefined && settings.tokenEndpoint !== undefined),
+    {
+      error:
+        'with issuer, give no endpoints (OIDC discovery) or at least authorizationEndpoint and tokenEndpoint',
+    },
+  )
+export type SocialProviderSettings = z.infer<typeof SocialProviderSettings>
+
+const SocialProviders = z.partialRecord(OAuthProvider, SocialProviderSettings)
+export type SocialProviders = z.infer<typeof SocialProviders>
+
+/** The base64 of 32 bytes: an AES-256 key. */
+const Base64Key = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be the base64 of 32 random bytes (openssl rand -base64 32)')
+
+/** A key-encryption key of recovery shares and its id. */
+export const ShareKey = z.strictObject({ id: z.string().min(1).max(64), key: Base64Key })
+export type ShareKey = z.infer<typeof ShareKey>
 const SmtpUrl = z.url({
   protocol: /^smtps?$/,
   error: 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525',
@@ -102,6 +199,27 @@ export const ConfigSchema = z.strictObject({
   mailFrom: MailFrom,
   /** Whether `GET /dev/outbox` serves the dev outbox (development only). */
   devOutbox: z.boolean(),
+  /**
+   * Login mails one IP address may ask for in 10 minutes (SECURITY.md 13).
+   * Behind a reverse proxy every visitor shares its address: raise it there,
+   * and in test stacks where every browser is 127.0.0.1.
+   */
+  emailIpLimit: z.number().int().min(1).max(1_000_000),
+  /**
+   * The API as browsers and mail readers reach it, without a trailing slash:
+   * device-approval links and the OAuth redirect URI
+   * (`<publicApiUrl>/auth/v1/social/callback`) are made from it.
+   */
+  publicApiUrl: HttpUrl,
+  /** The secure frame's origin: the only browser origin that may start and collect a social login. */
+  secureFrameOrigin: z.string().min(1),
+  /**
+   * Key-encryption keys of recovery shares: the first encrypts, every one
+   * decrypts (so a key can be rotated). Never logged.
+   */
+  shareEncryptionKeys: z.array(ShareKey).min(1),
+  /** The OAuth clients of the social logins offered; a provider not named is not offered. */
+  socialProviders: SocialProviders,
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -206,6 +324,66 @@ const EnvSchema = z.object({
       .transform((value) => value === 'true')
       .default(defaults.devOutbox),
   ),
+  EMAIL_IP_LIMIT: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,6}$/, { error: 'must be a whole number from 1 to 1000000' })
+      .transform(Number)
+      .pipe(z.number().max(1_000_000, { error: 'must be a whole number from 1 to 1000000' }))
+      .default(defaults.emailIpLimit),
+  ),
+  PUBLIC_API_URL: z.preprocess(
+    unset,
+    HttpUrl.pipe(
+      z.string().refine((url) => {
+        const parsed = new URL(url)
+        return parsed.search === '' && parsed.hash === '' && parsed.username === ''
+      }, 'must be an http(s) URL without query, fragment or credentials'),
+    )
+      .transform((url) => url.replace(/\/+$/, ''))
+      .default(defaults.publicApiUrl),
+  ),
+  SECURE_FRAME_ORIGIN: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        try {
+          return parseExactOrigin(value.trim())
+        } catch (error) {
+          context.addIssue({
+            code: 'custom',
+            message: `must be an origin (${(error as Error).message})`,
+          })
+          return z.NEVER
+        }
+      })
+      .default(defaults.secureFrameOrigin),
+  ),
+  SHARE_ENCRYPTION_KEY: z.preprocess(unset, Base64Key.optional()),
+  SHARE_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((key) => key.trim())
+          .filter((key) => key !== ''),
+      )
+      .pipe(z.array(Base64Key).max(16))
+      .default([]),
+  ),
+  SOCIAL_PROVIDERS: z.preprocess(
+    unset,
+    jsonVariable(
+      z.partialRecord(OAuthProvider, SocialProviderSettings, {
+        error: `must be a JSON object mapping providers (${OAuthProvider.options.join(', ')}) to { clientId, clientSecret, … }`,
+      }),
+      'must be a JSON object mapping providers to their OAuth clients, e.g. {"google":{"clientId":"…","clientSecret":"…"}}',
+    ).default({}),
+  ),
 })
 
 /**
@@ -227,6 +405,12 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     SMTP_URL: env.SMTP_URL,
     MAIL_FROM: env.MAIL_FROM,
     DEV_OUTBOX: env.DEV_OUTBOX,
+    EMAIL_IP_LIMIT: env.EMAIL_IP_LIMIT,
+    PUBLIC_API_URL: env.PUBLIC_API_URL,
+    SECURE_FRAME_ORIGIN: env.SECURE_FRAME_ORIGIN,
+    SHARE_ENCRYPTION_KEY: env.SHARE_ENCRYPTION_KEY,
+    SHARE_ENCRYPTION_PREVIOUS_KEYS: env.SHARE_ENCRYPTION_PREVIOUS_KEYS,
+    SOCIAL_PROVIDERS: env.SOCIAL_PROVIDERS,
   })
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -250,7 +434,42 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     smtpUrl: env_.SMTP_URL,
     mailFrom: env_.MAIL_FROM,
     devOutbox: env_.DEV_OUTBOX,
+    emailIpLimit: env_.EMAIL_IP_LIMIT,
+    publicApiUrl: env_.PUBLIC_API_URL,
+    secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
+    shareEncryptionKeys: shareKeysFromEnv(env_),
+    socialProviders: env_.SOCIAL_PROVIDERS,
   })
+}
+
+/**
+ * `SHARE_ENCRYPTION_KEY` first, then `SHARE_ENCRYPTION_PREVIOUS_KEYS`. Unset,
+ * development gets `developmentShareKey`, production (`SEED_DEV_PROJECT=false`)
+ * a `ConfigError`; production may not use the development key either.
+ */
+function shareKeysFromEnv(env: {
+  SHARE_ENCRYPTION_KEY?: string | undefined
+  SHARE_ENCRYPTION_PREVIOUS_KEYS: string[]
+  SEED_DEV_PROJECT: boolean
+}): ShareKey[] {
+  const current = env.SHARE_ENCRYPTION_KEY
+  const production = !env.SEED_DEV_PROJECT
+  if (current === undefined && production) {
+    throw new ConfigError(
+      'Invalid configuration: SHARE_ENCRYPTION_KEY: required when SEED_DEV_PROJECT=false: the base64 of 32 random bytes (openssl rand -base64 32), kept outside the database',
+    )
+  }
+  const keys = [current ?? developmentShareKey.key, ...env.SHARE_ENCRYPTION_PREVIOUS_KEYS]
+  if (production && keys.includes(developmentShareKey.key)) {
+    throw new ConfigError(
+      'Invalid configuration: SHARE_ENCRYPTION_KEY: the public development key may not be used when SEED_DEV_PROJECT=false',
+    )
+  }
+  return keys.map((key) =>
+    key === developmentShareKey.key
+      ? { ...developmentShareKey }
+      : { id: shareKeyId(Buffer.from(key, 'base64')), key },
+  )
 }
 
 /** The configuration tests start from: in-memory PGlite, defaults otherwise. */

@@ -58,7 +58,7 @@ export class SignatureCheckError extends BaseError {
   override name = 'SignatureCheckError'
 }
 
-export type HttpErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504
+export type HttpErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 502 | 503 | 504
 
 /**
  * An error answered to an HTTP client as `{ error: { code, message } }`.
@@ -86,4 +86,22 @@ export class HttpError extends BaseError {
 /** Mail could not be sent (SMTP down or refusing); the message names no address and no content. */
 export class MailError extends BaseError {
   override name = 'MailError'
+}
+
+/**
+ * A stored recovery share cannot be decrypted: its key is not configured
+ * (`SHARE_ENCRYPTION_KEY`, `SHARE_ENCRYPTION_PREVIOUS_KEYS`) or it fails
+ * authentication. The message names the key id, never a key or a share.
+ */
+export class ShareKeyError extends BaseError {
+  override name = 'ShareKeyError'
+}
+
+/**
+ * An OAuth provider failed: discovery, the code exchange or the profile
+ * request. The message names the provider and the step, never a code, a
+ * token or a secret.
+ */
+export class OAuthProviderError extends BaseError {
+  override name = 'OAuthProviderError'
 }

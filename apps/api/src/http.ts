@@ -1,5 +1,7 @@
+import { getConnInfo } from '@hono/node-server/conninfo'
 import { ErrorBody, ProjectId } from '@porthole/protocol/Api'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
@@ -132,6 +134,51 @@ export function integerParam(name: string, min: number, max: number, fallback: n
       .pipe(z.number().min(min).max(max))
       .default(fallback),
   )
+}
+
+/** Refuses a body over `maxBytes` with 413 `payload_too_large`, before it is read whole. */
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) =>
+      c.json(errorBody('payload_too_large', `The body may be at most ${maxBytes} bytes`), 413),
+  })
+}
+
+/**
+ * The peer's address from the socket (`unknown` when there is none, as for
+ * in-process requests). Forwarding headers are not trusted: behind a reverse
+ * proxy every client shares the proxy's address.
+ */
+export function clientIp(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown'
+  } catch {
+    return 'unknown'
+  }
+}
+
+/** `Bearer <43 base64url characters>`; the scheme is case-insensitive (RFC 7235). */
+const bearerPattern = /^Bearer ([A-Za-z0-9_-]{43})$/i
+
+/** The session token of `Authorization: Bearer <token>`, or a 401. */
+export function readBearer(c: Context): string {
+  const header = c.req.header('authorization')
+  if (header === undefined || header === '') {
+    throw unauthorized('missing_token', 'Send the session token as Authorization: Bearer <token>')
+  }
+  const match = bearerPattern.exec(header)
+  if (!match?.[1]) {
+    throw unauthorized('invalid_token', 'The Authorization header does not hold a session token')
+  }
+  return match[1]
+}
+
+/** A 401 with the `WWW-Authenticate: Bearer` challenge. */
+export function unauthorized(code: string, message: string): HttpError {
+  return new HttpError(401, code, message, {
+    headers: { 'WWW-Authenticate': `Bearer realm="porthole", error="invalid_token"` },
+  })
 }
 
 function truncate(text: string, max = 64): string {

@@ -1,4 +1,5 @@
 import type { Db } from './db/db.js'
+import { HttpError } from './errors.js'
 
 export type RateLimit = {
   /** What is limited and for whom, e.g. `error-report:<project>:<client>`. */
@@ -52,4 +53,26 @@ export async function pruneRateLimits(db: Db, olderThanSeconds: number): Promise
     [olderThanSeconds],
   )
   return rows.length
+}
+
+/**
+ * Counts one hit against `limit`, or throws a 429 `rate_limited` (with
+ * `Retry-After`) whose message starts with `message`.
+ */
+export async function enforceRateLimit(
+  db: Db,
+  { message, ...limit }: RateLimit & { message: string },
+): Promise<void> {
+  const result = await consumeRateLimit(db, limit)
+  if (result.allowed) return
+  const window =
+    limit.windowSeconds % 60 === 0
+      ? `${limit.windowSeconds / 60} minutes`
+      : `${limit.windowSeconds} seconds`
+  throw new HttpError(
+    429,
+    'rate_limited',
+    `${message}: at most ${limit.limit} every ${window}. Try again in ${result.retryAfterSeconds} seconds.`,
+    { headers: { 'Retry-After': String(result.retryAfterSeconds) } },
+  )
 }

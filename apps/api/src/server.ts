@@ -4,14 +4,15 @@
  */
 import { serve } from '@hono/node-server'
 import { createApp } from './app.js'
-import { configFromEnv, memoryDir } from './config.js'
+import { configFromEnv, developmentShareKey, memoryDir } from './config.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
 import { seed } from './db/seed.js'
+import { pruneEmailLogin } from './emailCodes.js'
 import { BaseError } from './errors.js'
 import { pruneRateLimits } from './rateLimit.js'
-import { pruneEmailLogin } from './routes/email.js'
 import { pruneSiwx } from './routes/siwx.js'
+import { pruneAccounts } from './users.js'
 
 /** Rate-limit rows older than this are deleted (every limit's window is far shorter). */
 const rateLimitRetentionSeconds = 24 * 60 * 60
@@ -46,6 +47,15 @@ async function main(): Promise<void> {
       ? `; dev outbox at http://${config.host}:${info.port}/dev/outbox`
       : ''
     console.log(`Mail: ${mail}${outbox}`)
+    if (config.shareEncryptionKeys[0]?.id === developmentShareKey.id) {
+      console.warn(
+        'Warning: SHARE_ENCRYPTION_KEY is unset: recovery shares are encrypted under the public development key. Set it (openssl rand -base64 32) before holding real funds.',
+      )
+    }
+    const socials = Object.keys(config.socialProviders)
+    console.log(
+      `Social logins: ${socials.length > 0 ? socials.join(', ') : 'none (SOCIAL_PROVIDERS unset)'}`,
+    )
     console.log(`API listening on http://${config.host}:${info.port}`)
   })
 
@@ -55,6 +65,7 @@ async function main(): Promise<void> {
     )
     pruneSiwx(db).catch((error: unknown) => logError('Pruning sign-in nonces failed', error))
     pruneEmailLogin(db).catch((error: unknown) => logError('Pruning email codes failed', error))
+    pruneAccounts(db).catch((error: unknown) => logError('Pruning sessions failed', error))
   }, pruneIntervalMs)
   prune.unref()
 

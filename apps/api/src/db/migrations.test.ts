@@ -45,14 +45,22 @@ describe('migrate', () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       'analytics_events',
       'dev_outbox',
+      'device_verifications',
+      'devices',
       'email_otps',
       'email_send_throttle',
+      'email_updates',
+      'embedded_sessions',
+      'identities',
       'projects',
       'rate_limits',
       'schema_migrations',
       'siwx_nonces',
       'siwx_sessions',
+      'social_logins',
+      'users',
       'wallet_images',
+      'wallet_shares',
       'wallets',
     ])
   })
@@ -76,6 +84,64 @@ describe('migrate', () => {
     } finally {
       await fresh.close()
     }
+  })
+
+  test('script 5 keeps pending codes as login codes and keys codes by purpose', async () => {
+    const fresh = await createTestDb({}, { migrate: false })
+    try {
+      for (const script of migrations.slice(0, 4)) await fresh.db.exec(script)
+      await fresh.db.query(
+        `INSERT INTO projects (id, name, features) VALUES ('before', 'Before', '{}'::jsonb)`,
+      )
+      await fresh.db.query(
+        `INSERT INTO email_otps (project_id, email, salt, code_sha256, created_at, expires_at)
+         VALUES ('before', 'a@example.com', 's', 'h', now(), now() + interval '10 minutes')`,
+      )
+      await fresh.db.exec(migrations[4] ?? '')
+      expect(
+        await fresh.db.query('SELECT purpose, email FROM email_otps WHERE project_id = $1', [
+          'before',
+        ]),
+      ).toEqual([{ purpose: 'login', email: 'a@example.com' }])
+      // One code per project, address and purpose.
+      await fresh.db.query(
+        `INSERT INTO email_otps (project_id, purpose, email, salt, code_sha256, created_at, expires_at)
+         VALUES ('before', 'email-update-primary', 'a@example.com', 's', 'h', now(), now())`,
+      )
+      await expect(
+        fresh.db.query(
+          `INSERT INTO email_otps (project_id, email, salt, code_sha256, created_at, expires_at)
+           VALUES ('before', 'a@example.com', 's', 'h', now(), now())`,
+        ),
+      ).rejects.toThrow(/duplicate key/)
+      await expect(
+        fresh.db.query(
+          `INSERT INTO email_otps (project_id, purpose, email, salt, code_sha256, created_at, expires_at)
+           VALUES ('before', 'reset-everything', 'b@example.com', 's', 'h', now(), now())`,
+        ),
+      ).rejects.toThrow(/check constraint/)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  test('script 5 allows one wallet per user and one user per email', async () => {
+    const { db } = testDb
+    await db.query(
+      `INSERT INTO users (id, email) VALUES ('u1', 'one@example.com'), ('u2', NULL), ('u3', NULL)`,
+    )
+    await expect(
+      db.query(`INSERT INTO users (id, email) VALUES ('u4', 'one@example.com')`),
+    ).rejects.toThrow(/duplicate key/)
+    const share = `('u1', 'a', 'c', 'iv', 'k', '0x', 's')`
+    const columns =
+      '(user_id, auth_share, recovery_share_ciphertext, recovery_share_iv, recovery_share_key_id, evm_address, solana_address)'
+    await db.query(`INSERT INTO wallet_shares ${columns} VALUES ${share}`)
+    await expect(db.query(`INSERT INTO wallet_shares ${columns} VALUES ${share}`)).rejects.toThrow(
+      /duplicate key/,
+    )
+    await db.query(`DELETE FROM users WHERE id IN ('u1', 'u2', 'u3')`)
+    expect(await db.query(`SELECT 1 FROM wallet_shares WHERE user_id = 'u1'`)).toEqual([])
   })
 
   test('a failing script rolls back and records nothing', async () => {
@@ -114,8 +180,8 @@ describe('seed', () => {
       name: 'Porthole dev',
       allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
       features: {
-        email: false,
-        socials: [],
+        email: true,
+        socials: ['google'],
         onramp: false,
         swaps: false,
         history: false,

@@ -124,6 +124,99 @@ export const migrations: readonly string[] = [
     sent_at timestamptz NOT NULL DEFAULT now()
   );
   `,
+  /*
+   * 5: embedded wallets: users and their login identities, verified devices,
+   * device approvals, sessions, key shares, social logins, email changes.
+   * Tokens, device ids and OAuth states are kept as SHA-256 only; the
+   * recovery share only encrypted (AES-256-GCM under a key outside the
+   * database). Codes gain a purpose: login, or one step of an email change.
+   */ `
+  CREATE TABLE users (
+    id text PRIMARY KEY,
+    email text UNIQUE,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+
+  CREATE TABLE identities (
+    provider text NOT NULL,
+    subject text NOT NULL,
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (provider, subject)
+  );
+  CREATE INDEX identities_user_idx ON identities (user_id);
+
+  CREATE TABLE devices (
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    device_id_sha256 text NOT NULL,
+    verified_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, device_id_sha256)
+  );
+
+  CREATE TABLE device_verifications (
+    token_sha256 text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    device_id_sha256 text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  );
+  CREATE INDEX device_verifications_expires_idx ON device_verifications (expires_at);
+
+  CREATE TABLE embedded_sessions (
+    token_sha256 text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    device_id_sha256 text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  );
+  CREATE INDEX embedded_sessions_user_idx ON embedded_sessions (user_id);
+  CREATE INDEX embedded_sessions_expires_idx ON embedded_sessions (expires_at);
+
+  CREATE TABLE wallet_shares (
+    user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    auth_share text NOT NULL,
+    recovery_share_ciphertext text NOT NULL,
+    recovery_share_iv text NOT NULL,
+    recovery_share_key_id text NOT NULL,
+    evm_address text NOT NULL,
+    solana_address text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+
+  CREATE TABLE social_logins (
+    state_sha256 text PRIMARY KEY,
+    provider text NOT NULL,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    device_id_sha256 text NOT NULL,
+    code_verifier text NOT NULL,
+    nonce text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    user_id text REFERENCES users (id) ON DELETE CASCADE,
+    error text,
+    completed_at timestamptz,
+    consumed_at timestamptz
+  );
+  CREATE INDEX social_logins_expires_idx ON social_logins (expires_at);
+
+  CREATE TABLE email_updates (
+    user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    new_email text NOT NULL,
+    stage text NOT NULL CHECK (stage IN ('primary', 'secondary')),
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+
+  ALTER TABLE email_otps ADD COLUMN purpose text NOT NULL DEFAULT 'login'
+    CHECK (purpose IN ('login', 'email-update-primary', 'email-update-secondary'));
+  ALTER TABLE email_otps DROP CONSTRAINT email_otps_pkey;
+  ALTER TABLE email_otps ADD PRIMARY KEY (project_id, purpose, email);
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

@@ -20,6 +20,16 @@ export const devProjectName = 'Porthole dev'
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
 
 /** The local anvil chain first (the default), then Ethereum, Sepolia and Base. */
+/**
+ * The dev project offers email login and "Google" (under `npm start`, the local
+ * OIDC stand-in), on top of a new project's defaults.
+ */
+export const devProjectFeatures = {
+  ...defaultFeatures,
+  email: true,
+  socials: ['google'],
+} satisfies typeof defaultFeatures
+
 export const devProjectNetworks = ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453']
 
 /**
@@ -139,7 +149,7 @@ export async function seed(
           config.devProjectId,
           devProjectName,
           JSON.stringify(devProjectOrigins),
-          JSON.stringify(defaultFeatures),
+          JSON.stringify(devProjectFeatures),
           JSON.stringify(parseNetworks(devProjectNetworks)),
         ],
       )

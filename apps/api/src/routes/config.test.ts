@@ -34,8 +34,8 @@ describe('GET /appkit/v1/config', () => {
     expect(response.status).toBe(200)
     expect(Api.ProjectConfig.parse(await response.json())).toEqual({
       features: {
-        email: false,
-        socials: [],
+        email: true,
+        socials: ['google'],
         onramp: false,
         swaps: false,
         history: false,

@@ -28,7 +28,6 @@ import {
   SiwxSessionRequest,
   toOrigin,
 } from '@porthole/protocol/Siwx'
-import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { getAddress } from 'viem'
@@ -36,7 +35,15 @@ import { z } from 'zod'
 import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import { HttpError, SignatureCheckError } from '../errors.js'
-import { commonQuery, errorBody, parseInput, readJsonBody, readProjectQuery } from '../http.js'
+import {
+  commonQuery,
+  errorBody,
+  parseInput,
+  readBearer,
+  readJsonBody,
+  readProjectQuery,
+  unauthorized,
+} from '../http.js'
 import { isHostAllowed } from '../origins.js'
 import { consumeRateLimit } from '../rateLimit.js'
 import type { Project } from '../schemas.js'
@@ -81,9 +88,6 @@ const SessionRow = z.object({
   expiration_time: z.coerce.date().nullable(),
   expires_at: z.coerce.date(),
 })
-
-/** `Bearer <43 base64url characters>`; the scheme is case-insensitive (RFC 7235). */
-const bearerPattern = /^Bearer ([A-Za-z0-9_-]{43})$/i
 
 export function createSiwxRoutes({
   db,
@@ -373,24 +377,6 @@ async function spendNonce(db: Db, projectId: string, nonce: string): Promise<voi
     throw new HttpError(401, 'nonce_used', 'The message nonce has already been used')
   }
   throw new HttpError(401, 'nonce_expired', 'The message nonce has expired: sign in again')
-}
-
-function readBearer(c: Context): string {
-  const header = c.req.header('authorization')
-  if (header === undefined || header === '') {
-    throw unauthorized('missing_token', 'Send the session token as Authorization: Bearer <token>')
-  }
-  const match = bearerPattern.exec(header)
-  if (!match?.[1]) {
-    throw unauthorized('invalid_token', 'The Authorization header does not hold a session token')
-  }
-  return match[1]
-}
-
-function unauthorized(code: string, message: string): HttpError {
-  return new HttpError(401, code, message, {
-    headers: { 'WWW-Authenticate': `Bearer realm="porthole", error="invalid_token"` },
-  })
 }
 
 function hashToken(token: string): string {

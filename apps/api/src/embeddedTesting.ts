@@ -1,0 +1,159 @@
+/**
+ * Test helpers for the embedded-wallet endpoints: an in-memory mailer, a
+ * small client for `app.request` (client IP, bearer token, Origin), and a
+ * full email sign-up. Tests only.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { LoginResult } from '@porthole/protocol/Embedded'
+import type { Hono } from 'hono'
+import { MailError } from './errors.js'
+import type { Mail, Mailer } from './mailer.js'
+
+export type MemoryMailer = Mailer & {
+  /** Every mail sent, oldest first. */
+  readonly sent: Mail[]
+  /** The last mail sent to `to` (any case). */
+  last(to: string): Mail | undefined
+  /** The 6-digit code of the last mail to `to`; throws when there is none. */
+  code(to: string): string
+  /** The device-approval link of the last mail to `to`; throws when there is none. */
+  link(to: string): URL
+  /** Makes the next `count` sends fail, as a broken SMTP server would. */
+  failNext(count?: number): void
+}
+
+/** A mailer that keeps mail in memory. */
+export function createMemoryMailer(): MemoryMailer {
+  const sent: Mail[] = []
+  let failures = 0
+  const last = (to: string) => sent.findLast((mail) => mail.to === to.toLowerCase())
+  return {
+    kind: 'smtp',
+    sent,
+    async send(mail) {
+      if (failures > 0) {
+        failures -= 1
+        throw new MailError('SMTP send failed (ECONNREFUSED)')
+      }
+      sent.push(mail)
+    },
+    last,
+    code(to) {
+      const code = /(?<!\d)\d{6}(?!\d)/.exec(last(to)?.text ?? '')?.[0]
+      if (code === undefined) throw new Error('no code mailed to this address')
+      return code
+    },
+    link(to) {
+      const link = /https?:\/\/\S+\/auth\/v1\/device\/approve\?token=[\w-]+/.exec(
+        last(to)?.text ?? '',
+      )?.[0]
+      if (link === undefined) throw new Error('no approval link mailed to this address')
+      return new URL(link)
+    },
+    failNext(count = 1) {
+      failures = count
+    },
+  }
+}
+
+export type RequestOptions = {
+  /** The client's address, as @hono/node-server gives it; a fresh one by default. */
+  ip?: string
+  token?: string
+  origin?: string
+  projectId?: string
+  query?: Record<string, string>
+}
+
+let ipCounter = 0
+/** A fresh client address, so per-IP limits only bite the test that is about them. */
+export function newIp(): string {
+  ipCounter += 1
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
+}
+
+/** A new random device id (as the frame makes: 128+ bits, base64url). */
+export function newDeviceId(): string {
+  return randomBytes(18).toString('base64url')
+}
+
+/** A new address nobody uses. */
+export function newEmail(): string {
+  return `user-${randomUUID().slice(0, 8)}@example.com`
+}
+
+/** Calls `app` as the secure frame would (JSON bodies, `?projectId=`). */
+export function createTestClient(app: Hono, defaults: { projectId?: string } = {}) {
+  const call = async (
+    method: string,
+    path: string,
+    body: unknown,
+    options: RequestOptions = {},
+  ): Promise<Response> => {
+    const url = new URL(path, 'http://api.test')
+    url.searchParams.set('projectId', options.projectId ?? defaults.projectId ?? 'porthole-dev')
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      url.searchParams.set(name, value)
+    }
+    const headers: Record<string, string> = {}
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    if (options.origin !== undefined) headers.origin = options.origin
+    return app.request(
+      `${url.pathname}${url.search}`,
+      {
+        method,
+        headers,
+        body:
+          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      },
+      // What @hono/node-server hands the app: the socket, for the client's address.
+      { incoming: { socket: { remoteAddress: options.ip ?? newIp() } } },
+    )
+  }
+  return {
+    get: (path: string, options?: RequestOptions) => call('GET', path, undefined, options),
+    post: (path: string, body: unknown, options?: RequestOptions) =>
+      call('POST', path, body, options),
+    put: (path: string, body: unknown, options?: RequestOptions) =>
+      call('PUT', path, body, options),
+    delete: (path: string, options?: RequestOptions) => call('DELETE', path, undefined, options),
+  }
+}
+
+export type TestClient = ReturnType<typeof createTestClient>
+
+/** The `{ error: { code, message } }` of an answer. */
+export async function errorOf(response: Response): Promise<{ code: string; message: string }> {
+  return ((await response.json()) as { error: { code: string; message: string } }).error
+}
+
+/** Signs a new user up by email on `deviceId`; resolves to the login result. */
+export async function signUp(
+  client: TestClient,
+  mailer: MemoryMailer,
+  { email = newEmail(), deviceId = newDeviceId(), projectId = 'porthole-dev' } = {},
+): Promise<LoginResult & { email: string; deviceId: string }> {
+  const login = await client.post('/auth/v1/login/email', { email, deviceId }, { projectId })
+  if (login.status !== 200) throw new Error(`login answered ${login.status}`)
+  const otp = mailer.code(email)
+  const verified = await client.post(
+    '/auth/v1/login/email/verify',
+    { email, otp, deviceId },
+    { projectId },
+  )
+  if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`)
+  return { ...((await verified.json()) as LoginResult), email, deviceId }
+}
+
+/** Two shares and addresses of a made-up wallet (valid shapes, no real keys). */
+export function fakeWallet() {
+  return {
+    authShare: randomBytes(33).toString('base64'),
+    recoveryShare: randomBytes(33).toString('base64'),
+    addresses: {
+      eip155: `0x${randomBytes(20).toString('hex')}`,
+      solana: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+    },
+  }
+}

@@ -1,0 +1,441 @@
+/**
+ * Social login for embedded wallets (Google, GitHub, Apple, Facebook, X,
+ * Discord) in a popup, collected by the secure frame by polling.
+ *
+ * - `POST /auth/v1/social/start` `{ provider, deviceId, state }`: the state
+ *   is the frame's secret; the API keeps its SHA-256 with a PKCE verifier and
+ *   a nonce for 10 minutes, and answers the provider's authorization URL.
+ * - `GET|POST /auth/v1/social/callback?code&state` (the popup lands here;
+ *   Apple posts): the code is exchanged, the user found by their identity
+ *   (or by email, only when the provider verified it) or created, the device
+ *   verified (the provider login is the proof), all in one transaction; a
+ *   small page tells the person to close the window. A refusal at the
+ *   provider (`error=access_denied`) is stored as a failure.
+ * - `POST /auth/v1/social/result` `{ state, deviceId }`: 202 `{ status:
+ *   'pending' }` until the callback ran, then the login result once (a
+ *   session opens), then 410 `login_expired`. The device id must be the one
+ *   the login started with.
+ *
+ * Start and result are the secure frame's: a browser request from another
+ * origin is refused (besides CORS). States, verifiers, codes and tokens are
+ * never written to an error message or a log.
+ */
+import {
+  type LoginResult,
+  SocialResultRequest,
+  SocialStartRequest,
+  State,
+} from '@porthole/protocol/Embedded'
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import * as client from 'openid-client'
+import { z } from 'zod'
+import type { Config, OAuthProvider } from '../config.js'
+import type { Db, Queryable } from '../db/db.js'
+import type { At } from '../emailCodes.js'
+import { HttpError, OAuthProviderError } from '../errors.js'
+import {
+  clientIp,
+  commonQuery,
+  limitBody,
+  parseInput,
+  readJsonBody,
+  readProjectQuery,
+  readQuery,
+} from '../http.js'
+import { htmlPage } from '../pages.js'
+import { enforceRateLimit } from '../rateLimit.js'
+import { createSocialClients, providerDefaults, type SocialProfile } from '../social.js'
+import {
+  addIdentity,
+  createSession,
+  createUser,
+  findUserByEmail,
+  findUserByIdentity,
+  readUser,
+  sha256Hex,
+  verifyDevice,
+} from '../users.js'
+
+/** How long a started login waits for its callback, and a finished one for its collection. */
+export const socialLoginTtlSeconds = 10 * 60
+/** Social logins started from one IP address. */
+export const socialStartIpLimit = { limit: 30, windowSeconds: 10 * 60 } as const
+/** Largest JSON body of start and result. */
+export const maxSocialBodyBytes = 1024
+/** Largest callback form (Apple's form_post). */
+export const maxCallbackBodyBytes = 16 * 1024
+
+const Query = z.strictObject(commonQuery)
+const param = (max: number) => z.string().max(max).optional()
+/**
+ * What providers send back to the redirect URI: the code and state, an error,
+ * or the extra parameters Google (`scope`, `authuser`, `hd`, `prompt`), Apple
+ * (`user`, `id_token`) and RFC 9207 (`iss`) add. Anything else is refused.
+ */
+const CallbackParams = z.strictObject({
+  state: State,
+  code: z.string().min(1).max(2048).optional(),
+  iss: param(2048),
+  error: param(256),
+  error_description: param(1024),
+  error_uri: param(2048),
+  error_reason: param(256),
+  error_code: param(64),
+  scope: param(2048),
+  authuser: param(16),
+  hd: param(256),
+  prompt: param(64),
+  session_state: param(512),
+  user: param(4096),
+  id_token: param(8192),
+})
+const LoginRow = z.object({
+  provider: z.string(),
+  project_id: z.string(),
+  device_id_sha256: z.string(),
+  code_verifier: z.string(),
+  nonce: z.string(),
+  user_id: z.string().nullable(),
+  error: z.string().nullable(),
+  completed: z.boolean(),
+  consumed: z.boolean(),
+  expired: z.boolean(),
+})
+type LoginRow = z.infer<typeof LoginRow>
+
+type Failure = 'access_denied' | 'provider_error'
+
+export function createSocialRoutes({
+  db,
+  config,
+  now,
+  onError,
+  fetch,
+}: {
+  db: Db
+  config: Pick<Config, 'publicApiUrl' | 'secureFrameOrigin' | 'socialProviders'>
+  /** The clock of the rules (expiry); by default the database's `now()`. */
+  now?: (() => Date) | undefined
+  onError?: ((error: unknown) => void) | undefined
+  /** The fetch used to reach providers; the global one by default. */
+  fetch?: typeof globalThis.fetch | undefined
+}): Hono {
+  const app = new Hono()
+  const at = (): At => now?.() ?? null
+  const clients = createSocialClients({
+    providers: config.socialProviders,
+    redirectUri: `${config.publicApiUrl}/auth/v1/social/callback`,
+    fetch,
+  })
+  const limit = limitBody(maxSocialBodyBytes)
+  const fromFrame = (c: Context) => {
+    const origin = c.req.header('origin')
+    if (origin !== undefined && origin !== config.secureFrameOrigin) {
+      throw new HttpError(
+        403,
+        'origin_not_allowed',
+        'Only the secure frame may start or collect a social login',
+      )
+    }
+  }
+
+  app.post('/auth/v1/social/start', limit, async (c) => {
+    fromFrame(c)
+    const { project } = await readProjectQuery(c, db, Query)
+    const body = parseInput(SocialStartRequest, await readJsonBody(c), 'body')
+    const social = clients.get(body.provider)
+    if (social === undefined) {
+      throw new HttpError(
+        400,
+        'provider_not_configured',
+        `Sign-in with ${providerDefaults[body.provider].label} is not configured on this server (SOCIAL_PROVIDERS has no '${body.provider}')`,
+      )
+    }
+    await enforceRateLimit(db, {
+      key: `social-start-ip:${clientIp(c)}`,
+      ...socialStartIpLimit,
+      message: 'Too many social logins started from this network',
+    })
+    const codeVerifier = client.randomPKCECodeVerifier()
+    const nonce = client.randomNonce()
+    let uri: URL
+    try {
+      uri = await social.authorizationUrl({ state: body.state, codeVerifier, nonce })
+    } catch (error) {
+      onError?.(error)
+      throw new HttpError(
+        502,
+        'provider_unavailable',
+        `${social.label} cannot be reached right now: try again later`,
+      )
+    }
+    const inserted = await db.query(
+      `INSERT INTO social_logins
+         (state_sha256, provider, project_id, device_id_sha256, code_verifier, nonce,
+          created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()),
+               coalesce($7::timestamptz, now()) + make_interval(secs => $8))
+       ON CONFLICT (state_sha256) DO NOTHING
+       RETURNING 1`,
+      [
+        sha256Hex(body.state),
+        body.provider,
+        project.id,
+        sha256Hex(body.deviceId),
+        codeVerifier,
+        nonce,
+        at(),
+        socialLoginTtlSeconds,
+      ],
+    )
+    if (inserted.length === 0) {
+      throw new HttpError(409, 'state_in_use', 'This state has been used already: make a new one')
+    }
+    c.header('Cache-Control', 'no-store')
+    return c.json({ uri: uri.href })
+  })
+
+  const callback = async (c: Context) => {
+    const raw = await readCallbackParams(c)
+    const parsed = CallbackParams.safeParse(raw)
+    if (!parsed.success) return callbackPage(c, 'invalid')
+    const params = parsed.data
+    const time = at()
+    const stateSha256 = sha256Hex(params.state)
+    const row = await readLogin(db, stateSha256, time)
+    if (row === undefined) return callbackPage(c, 'invalid')
+    const label = labelOf(row.provider)
+    if (row.completed) return callbackPage(c, 'done', label)
+    if (row.expired) return callbackPage(c, 'expired', label)
+
+    if (params.error !== undefined || params.code === undefined) {
+      const failure: Failure = params.error === 'access_denied' ? 'access_denied' : 'provider_error'
+      await fail(db, stateSha256, failure, time)
+      return callbackPage(c, failure, label)
+    }
+    const social = clients.get(row.provider as OAuthProvider)
+    if (social === undefined) {
+      await fail(db, stateSha256, 'provider_error', time)
+      return callbackPage(c, 'provider_error', label)
+    }
+
+    let profile: SocialProfile
+    try {
+      profile = await social.exchange(
+        { code: params.code, state: params.state, iss: params.iss },
+        { codeVerifier: row.code_verifier, nonce: row.nonce },
+      )
+    } catch (error) {
+      onError?.(error instanceof OAuthProviderError ? error : new OAuthProviderError(label))
+      await fail(db, stateSha256, 'provider_error', time)
+      return callbackPage(c, 'provider_error', label)
+    }
+
+    // One transaction: the user, their identity, the verified device and the
+    // finished login are written together, or none of them (SECURITY.md 19).
+    const finished = await db.transaction(async (tx) => {
+      const [locked] = await tx.query(
+        `SELECT 1 FROM social_logins WHERE state_sha256 = $1 AND completed_at IS NULL FOR UPDATE`,
+        [stateSha256],
+      )
+      if (locked === undefined) return false
+      const userId = await findOrCreateUser(tx, social.provider, profile, time)
+      await verifyDevice(tx, userId, row.device_id_sha256, time)
+      await tx.query(
+        `UPDATE social_logins SET user_id = $2, completed_at = coalesce($3::timestamptz, now()),
+           expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
+         WHERE state_sha256 = $1`,
+        [stateSha256, userId, time, socialLoginTtlSeconds],
+      )
+      return true
+    })
+    return callbackPage(c, finished ? 'signed_in' : 'done', label)
+  }
+  app.get('/auth/v1/social/callback', callback)
+  app.post('/auth/v1/social/callback', limitBody(maxCallbackBodyBytes), callback)
+
+  app.post('/auth/v1/social/result', limit, async (c) => {
+    fromFrame(c)
+    const { project } = await readProjectQuery(c, db, Query)
+    const body = parseInput(SocialResultRequest, await readJsonBody(c), 'body')
+    const time = at()
+    const stateSha256 = sha256Hex(body.state)
+    const row = await readLogin(db, stateSha256, time)
+    if (row === undefined || row.project_id !== project.id) throw loginExpired()
+    if (row.device_id_sha256 !== sha256Hex(body.deviceId)) {
+      throw new HttpError(403, 'device_mismatch', 'This login was started on another device')
+    }
+    if (row.consumed || row.expired) throw loginExpired()
+    if (!row.completed) {
+      c.header('Cache-Control', 'no-store')
+      return c.json({ status: 'pending' as const }, 202)
+    }
+
+    const outcome = await db.transaction(async (tx) => {
+      const [consumed] = await tx.query(
+        `UPDATE social_logins SET consumed_at = coalesce($2::timestamptz, now())
+         WHERE state_sha256 = $1 AND consumed_at IS NULL AND completed_at IS NOT NULL
+         RETURNING user_id, error`,
+        [stateSha256, time],
+      )
+      if (consumed === undefined) return { kind: 'gone' as const }
+      const { user_id: userId, error } = LoginRow.pick({ user_id: true, error: true }).parse(
+        consumed,
+      )
+      if (userId === null) return { kind: 'failed' as const, error }
+      const token = await createSession(
+        tx,
+        { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
+        time,
+      )
+      return { kind: 'signed_in' as const, userId, token }
+    })
+    if (outcome.kind === 'gone') throw loginExpired()
+    const label = labelOf(row.provider)
+    if (outcome.kind === 'failed') {
+      throw new HttpError(
+        403,
+        'social_login_failed',
+        outcome.error === 'access_denied'
+          ? `Sign-in with ${label} was cancelled`
+          : `Sign-in with ${label} failed: try again`,
+      )
+    }
+    const result: LoginResult = { token: outcome.token, user: await readUser(db, outcome.userId) }
+    c.header('Cache-Control', 'no-store')
+    return c.json(result)
+  })
+
+  return app
+}
+
+/**
+ * The user a provider login belongs to: by identity; else, when the provider
+ * verified the email, the user with that email (the identity is linked);
+ * else a new user, with the email only if it is verified and free.
+ */
+async function findOrCreateUser(
+  tx: Queryable,
+  provider: OAuthProvider,
+  profile: SocialProfile,
+  at: At,
+): Promise<string> {
+  const identity = { provider, subject: profile.subject }
+  const known = await findUserByIdentity(tx, provider, profile.subject)
+  if (known !== undefined) return known
+  const email = profile.emailVerified ? (profile.email ?? null) : null
+  if (email !== null) {
+    const owner = await findUserByEmail(tx, email)
+    if (owner !== undefined) {
+      await addIdentity(tx, { userId: owner, ...identity }, at)
+      return owner
+    }
+  }
+  const created = await createUser(tx, { email, ...identity }, at)
+  if (created !== undefined) return created
+  // The email was taken meanwhile (a concurrent login): link to its owner.
+  const owner = email === null ? undefined : await findUserByEmail(tx, email)
+  if (owner === undefined) throw new Error('a new user could not be created')
+  await addIdentity(tx, { userId: owner, ...identity }, at)
+  return owner
+}
+
+async function readLogin(
+  db: Queryable,
+  stateSha256: string,
+  at: At,
+): Promise<LoginRow | undefined> {
+  const [row] = await db.query(
+    `SELECT provider, project_id, device_id_sha256, code_verifier, nonce, user_id, error,
+            completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
+            expires_at <= coalesce($2::timestamptz, now()) AS expired
+     FROM social_logins WHERE state_sha256 = $1`,
+    [stateSha256, at],
+  )
+  return row === undefined ? undefined : LoginRow.parse(row)
+}
+
+/** Stores a failed login (unless it finished meanwhile). */
+async function fail(db: Queryable, stateSha256: string, failure: Failure, at: At): Promise<void> {
+  await db.query(
+    `UPDATE social_logins SET error = $2, completed_at = coalesce($3::timestamptz, now()),
+       expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
+     WHERE state_sha256 = $1 AND completed_at IS NULL`,
+    [stateSha256, failure, at, socialLoginTtlSeconds],
+  )
+}
+
+/** The callback's parameters: the query of a GET, the form of a POST (`response_mode=form_post`). */
+async function readCallbackParams(c: Context): Promise<unknown> {
+  try {
+    if (c.req.method === 'GET') return readQuery(c)
+    const type = c.req.header('content-type') ?? ''
+    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined
+    const fields: Record<string, string> = {}
+    for (const [name, value] of new URLSearchParams(await c.req.text())) {
+      if (Object.hasOwn(fields, name)) return undefined
+      fields[name] = value
+    }
+    return fields
+  } catch {
+    return undefined
+  }
+}
+
+function labelOf(provider: string): string {
+  return (
+    (providerDefaults as Record<string, { label: string } | undefined>)[provider]?.label ?? provider
+  )
+}
+
+function loginExpired(): HttpError {
+  return new HttpError(
+    410,
+    'login_expired',
+    'This login has expired or was already collected: start again',
+  )
+}
+
+function callbackPage(
+  c: Context,
+  outcome: 'signed_in' | 'done' | 'invalid' | 'expired' | Failure,
+  label = 'the provider',
+) {
+  switch (outcome) {
+    case 'signed_in':
+      return htmlPage(c, 200, {
+        title: 'You are signed in',
+        paragraphs: ['You are signed in. You can close this window.'],
+      })
+    case 'done':
+      return htmlPage(c, 410, {
+        title: 'This sign-in is already finished',
+        paragraphs: ['You can close this window.'],
+      })
+    case 'invalid':
+      return htmlPage(c, 400, {
+        title: 'This sign-in is not valid',
+        paragraphs: ['Close this window and sign in again from the site.'],
+      })
+    case 'expired':
+      return htmlPage(c, 410, {
+        title: 'This sign-in has expired',
+        paragraphs: [
+          `Sign-ins must finish within ${socialLoginTtlSeconds / 60} minutes. Close this window and try again.`,
+        ],
+      })
+    case 'access_denied':
+      return htmlPage(c, 403, {
+        title: 'Sign-in cancelled',
+        paragraphs: [
+          `Sign-in with ${label} was cancelled. You can close this window and try again.`,
+        ],
+      })
+    case 'provider_error':
+      return htmlPage(c, 502, {
+        title: 'Sign-in failed',
+        paragraphs: [`Sign-in with ${label} failed. Close this window and try again.`],
+      })
+  }
+}
