@@ -18,8 +18,16 @@ export default defineConfig({
     emptyOutDir: true,
     // Everything is a file under 'self': never a data: URL for script or style.
     assetsInlineLimit: 0,
-    // One entry and no dynamic import: the preload polyfill would be dead code.
+    // No dynamic import: the preload polyfill would be dead code.
     modulePreload: { polyfill: false },
+    // Two pages: the frame, and the approval popup for browsers that cannot
+    // check the frame's visibility (src/approval/popup.ts).
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        approve: fileURLToPath(new URL('approve.html', import.meta.url)),
+      },
+    },
     sourcemap: false,
     reportCompressedSize: false,
   },

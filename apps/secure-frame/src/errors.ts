@@ -1,5 +1,16 @@
-/** The secure frame server's errors (the browser side only speaks `{ code, message }`). */
-import { type BaseErrorParameters, BaseError as ProtocolBaseError } from '@porthole/protocol/Errors'
+/**
+ * The secure frame's errors. The server's are `BaseError`s; what the frame
+ * answers the widget are `RpcError`s (protocol), the only errors whose
+ * `{ code, message }` cross a frame as they are (anything else becomes
+ * 'Something went wrong').
+ */
+import {
+  type BaseErrorParameters,
+  ErrorCode,
+  ErrorMessage,
+  BaseError as ProtocolBaseError,
+  RpcError,
+} from '@porthole/protocol/Errors'
 
 export type BaseErrorOptions = BaseErrorParameters
 
@@ -24,4 +35,36 @@ export class UnknownProjectError extends BaseError {
 /** The allowed origins could not be loaded: the API is down, slow, or answered something unexpected. */
 export class OriginsUnavailableError extends BaseError {
   override name = 'OriginsUnavailableError'
+}
+
+/** 4100: the request needs a logged-in user and there is none (or the session ended). */
+export class NotConnectedError extends RpcError {
+  override name = 'NotConnectedError'
+  constructor(message = 'The user is not logged in') {
+    super(ErrorCode.unauthorized, message)
+  }
+}
+
+/** 4200: a feature of the contract this frame does not offer yet. */
+export class NotAvailableError extends RpcError {
+  override name = 'NotAvailableError'
+  constructor(message: string) {
+    super(ErrorCode.unsupportedMethod, message)
+  }
+}
+
+/** 4200 'Requested RPC call is not allowed': the method is on neither RPC list (SPEC 6). */
+export class RpcNotAllowedError extends RpcError {
+  override name = 'RpcNotAllowedError'
+  constructor() {
+    super(ErrorCode.unsupportedMethod, ErrorMessage.rpcNotAllowed)
+  }
+}
+
+/** The wallet the shares rebuild is not the user's: the frame refuses to use or keep it. */
+export class WalletMismatchError extends RpcError {
+  override name = 'WalletMismatchError'
+  constructor(message = 'The key shares do not rebuild this account; nothing was changed') {
+    super(ErrorCode.internal, message)
+  }
 }

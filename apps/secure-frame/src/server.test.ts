@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createSecureFrameServer, type SecureFrameServerOptions } from './server.js'
+import { createSecureFrameServer, popupCsp, type SecureFrameServerOptions } from './server.js'
 
 const widgetOrigin = 'http://widget.localhost:5171'
+const popupHtml =
+  '<!doctype html><title>approve</title><script type="module" src="/assets/popup.js"></script>'
 const html =
   '<!doctype html><title>secure</title><script type="module" src="/assets/app.js"></script>'
 
@@ -125,6 +127,7 @@ beforeAll(async () => {
   distDir = path.join(root, 'dist')
   await mkdir(path.join(distDir, 'assets'), { recursive: true })
   await writeFile(path.join(distDir, 'index.html'), html)
+  await writeFile(path.join(distDir, 'approve.html'), popupHtml)
   await writeFile(path.join(distDir, 'assets', 'app.js'), 'export {}\n')
   await writeFile(path.join(distDir, 'assets', 'app.css'), 'body{}\n')
   await writeFile(path.join(distDir, 'assets', 'page.html'), html)
@@ -141,6 +144,23 @@ afterEach(async () => {
 afterAll(async () => {
   await close(api)
   await rm(root, { recursive: true, force: true })
+})
+
+describe('inv-07 the approval popup page', () => {
+  test('is served without a project, never framed, with no opener-breaking policy', async () => {
+    const base = await startFrameServer()
+    const response = await fetch(`${base}/approve.html`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe(popupHtml)
+    const csp = response.headers.get('content-security-policy') ?? ''
+    expect(csp).toBe(popupCsp)
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toContain("connect-src 'none'")
+    expect(response.headers.get('cross-origin-opener-policy')).toBeNull()
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    // It asks the API nothing.
+    expect(apiHits).toEqual([])
+  })
 })
 
 describe('inv-04 createSecureFrameServer', () => {

@@ -65,6 +65,14 @@ const baseHeaders = {
   'Referrer-Policy': 'no-referrer',
 }
 
+/**
+ * The approval popup's page (SECURITY.md 7 and 15): a top-level window of this
+ * origin, never framed, talking only to its opener. Its opener must keep the
+ * reference, so no `Cross-Origin-Opener-Policy: same-origin`.
+ */
+export const popupCsp =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
 /** Vite's hashed output: safe to cache for a year. */
 const immutable = 'public, max-age=31536000, immutable'
 
@@ -166,6 +174,24 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
     response.end(request.method === 'HEAD' ? undefined : html)
   }
 
+  const servePopup = async (request: IncomingMessage, response: ServerResponse) => {
+    let html: Buffer
+    try {
+      html = await readFile(path.join(root, 'approve.html'))
+    } catch (error) {
+      onError(new ConfigError('The secure frame is not built', { cause: error }))
+      return sendText(response, request, 500, 'Porthole secure frame: not built.')
+    }
+    response.writeHead(200, {
+      ...baseHeaders,
+      'Content-Security-Policy': popupCsp,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(html.byteLength),
+      'Cache-Control': 'no-store',
+    })
+    response.end(request.method === 'HEAD' ? undefined : html)
+  }
+
   const serveFile = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const file = resolveInside(root, url.pathname)
     const type = file && contentTypes[path.extname(file).toLowerCase()]
@@ -215,6 +241,7 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
       }
       if (url.pathname === '/' || url.pathname === '/index.html')
         return serveDocument(request, response, url)
+      if (url.pathname === '/approve.html') return servePopup(request, response)
       return serveFile(request, response, url)
     }
     handle().catch((error: unknown) => {

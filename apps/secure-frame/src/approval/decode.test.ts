@@ -1,0 +1,345 @@
+import { base58 } from '@scure/base'
+import { encodeFunctionData, erc20Abi, maxUint256, parseEther, stringToHex, toHex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import {
+  clip,
+  type DecodeInput,
+  type Display,
+  type Field,
+  flatten,
+  maxCalls,
+  maxFields,
+  type Section,
+  toDisplay,
+  toPrintableText,
+  toQuantity,
+} from './decode.js'
+
+const account = '0x1111111111111111111111111111111111111111'
+const other = '0x2222222222222222222222222222222222222222'
+const token = '0x3333333333333333333333333333333333333333'
+const chainId = 'eip155:31337'
+
+const input = (method: DecodeInput['method'], params: unknown): DecodeInput => ({
+  method,
+  params,
+  chainId,
+  account,
+})
+
+const fields = (display: Display): Field[] =>
+  display.sections.flatMap((section) => (section.type === 'fields' ? section.fields : []))
+const value = (display: Display, label: string) =>
+  fields(display).find((field) => field.label === label)?.value
+const texts = (display: Display) =>
+  display.sections.filter(
+    (section): section is Extract<Section, { type: 'text' }> => section.type === 'text',
+  )
+
+describe('toDisplay', () => {
+  test.each([
+    ['personal_sign', 'Sign message'],
+    ['eth_signTypedData_v4', 'Sign typed data'],
+    ['eth_sendTransaction', 'Approve transaction'],
+    ['wallet_sendCalls', 'Approve calls'],
+    ['wallet_grantPermissions', 'Approve permissions'],
+    ['wallet_revokePermissions', 'Revoke permissions'],
+    ['eth_sendUserOperation', 'Approve user operation'],
+    ['solana_signMessage', 'Sign message'],
+    ['solana_signTransaction', 'Sign transaction'],
+    ['solana_signAllTransactions', 'Sign transactions'],
+    ['solana_signAndSendTransaction', 'Approve transaction'],
+  ] as const)('%s is titled %s, even with params it cannot read', (method, title) => {
+    const display = toDisplay(input(method, 'not the expected shape'))
+    expect(display.title).toBe(title)
+    expect(display.sections.length).toBeGreaterThan(0)
+  })
+})
+
+describe('toDisplay personal_sign', () => {
+  test('shows hex that decodes to printable UTF-8 as text', () => {
+    const display = toDisplay(
+      input('personal_sign', [stringToHex('Hello, wallet ✓\nline 2'), account]),
+    )
+    expect(texts(display)).toEqual([
+      { type: 'text', title: 'Message', text: 'Hello, wallet ✓\nline 2', format: 'text' },
+    ])
+    expect(display.notes).toEqual([])
+  })
+
+  test.each([
+    { case: 'binary bytes', message: '0xdeadbeef00' },
+    { case: 'invalid UTF-8', message: '0xc328' },
+    { case: 'a bidi override', message: stringToHex('pay \u202Eevil') },
+    { case: 'a control character', message: stringToHex('a\u0007b') },
+  ])('shows $case as hex', ({ message }) => {
+    const [section] = texts(toDisplay(input('personal_sign', [message, account])))
+    expect(section).toMatchObject({ title: 'Message (hex)', text: message, format: 'hex' })
+  })
+
+  test('shows a plain string as text', () => {
+    const [section] = texts(toDisplay(input('personal_sign', ['Sign in to Shop', account])))
+    expect(section).toMatchObject({ text: 'Sign in to Shop', format: 'text' })
+  })
+
+  test('notes an address param that is not the signing account', () => {
+    const display = toDisplay(input('personal_sign', [stringToHex('hi'), other]))
+    expect(display.notes).toEqual([`The request names another account: ${other}.`])
+  })
+
+  test('accepts the account in another letter case', () => {
+    expect(toDisplay(input('personal_sign', ['0x6869', account.toUpperCase()])).notes).toEqual([])
+  })
+
+  test('falls back to the raw params when the message is not a string', () => {
+    const display = toDisplay(input('personal_sign', [{ a: 1 }, account]))
+    expect(value(display, 'Method')).toBe('personal_sign')
+    expect(texts(display)[0]?.text).toContain('"a": 1')
+    expect(display.notes).toHaveLength(1)
+  })
+})
+
+const typedData = {
+  domain: { name: 'Shop', version: '1', chainId: 31337, verifyingContract: token },
+  primaryType: 'Order',
+  types: {
+    EIP712Domain: [{ name: 'name', type: 'string' }],
+    Order: [
+      { name: 'buyer', type: 'Person' },
+      { name: 'items', type: 'uint256[]' },
+    ],
+  },
+  message: { buyer: { name: 'Bob', wallet: other }, items: [1, 2], memo: null },
+}
+
+describe('toDisplay eth_signTypedData_v4', () => {
+  test.each([
+    { case: 'a JSON string', data: JSON.stringify(typedData) },
+    { case: 'an object', data: typedData },
+  ])('shows domain and flattened message fields from $case', ({ data }) => {
+    const display = toDisplay(input('eth_signTypedData_v4', [account, data]))
+    expect(display.sections[0]).toEqual({
+      type: 'fields',
+      title: 'Domain',
+      fields: [
+        { label: 'Name', value: 'Shop', mono: false },
+        { label: 'Version', value: '1', mono: false },
+        { label: 'Chain id', value: '31337', mono: false },
+        { label: 'Verifying contract', value: token, mono: true },
+      ],
+    })
+    expect(display.sections[1]).toMatchObject({ type: 'fields', title: 'Message: Order' })
+    expect(fields(display).slice(4)).toEqual([
+      { label: 'Primary type', value: 'Order' },
+      { label: 'buyer.name', value: 'Bob' },
+      { label: 'buyer.wallet', value: other },
+      { label: 'items.0', value: '1' },
+      { label: 'items.1', value: '2' },
+      { label: 'memo', value: 'null' },
+    ])
+    expect(display.notes).toEqual([])
+  })
+
+  test('notes a domain chain that is not the current network', () => {
+    const data = { ...typedData, domain: { ...typedData.domain, chainId: '0x1' } }
+    const display = toDisplay(input('eth_signTypedData_v4', [account, data]))
+    expect(display.notes).toEqual([
+      `The typed data names chain 0x1, not this network (${chainId}).`,
+    ])
+  })
+
+  test('refuses invalid JSON with a note and shows the raw params', () => {
+    const display = toDisplay(input('eth_signTypedData_v4', [account, '{not json']))
+    expect(display.notes).toEqual(['The typed data is not valid JSON.'])
+    expect(texts(display)[0]?.text).toContain('{not json')
+  })
+
+  test('bounds the number of fields and adds the full data', () => {
+    const message = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]))
+    const display = toDisplay(input('eth_signTypedData_v4', [account, { ...typedData, message }]))
+    expect(fields(display).filter((field) => field.label.startsWith('k'))).toHaveLength(maxFields)
+    expect(display.notes).toEqual([
+      `${100 - maxFields} more fields are not listed: check the full data.`,
+    ])
+    expect(texts(display).map((section) => section.title)).toEqual(['Full data'])
+  })
+})
+
+describe('flatten', () => {
+  test('stops at the depth limit and shows the rest as JSON', () => {
+    const { fields: flat } = flatten({ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } })
+    expect(flat).toEqual([{ label: 'a.b.c.d.e.f', value: '{"g":1}' }])
+  })
+
+  test('shows empty containers and a __proto__ key as data', () => {
+    const { fields: flat } = flatten(JSON.parse('{"__proto__":{"x":1},"e":[],"o":{}}'))
+    expect(flat).toEqual([
+      { label: '__proto__.x', value: '1' },
+      { label: 'e', value: '[]' },
+      { label: 'o', value: '{}' },
+    ])
+  })
+})
+
+describe('toDisplay eth_sendTransaction', () => {
+  test('shows recipient and amount in ETH', () => {
+    const display = toDisplay(
+      input('eth_sendTransaction', [{ from: account, to: other, value: toHex(parseEther('1.5')) }]),
+    )
+    expect(value(display, 'To')).toBe(other)
+    expect(value(display, 'Amount')).toBe('1.5 ETH')
+    expect(value(display, 'Action')).toBeUndefined()
+    expect(display.notes).toEqual([])
+  })
+
+  test('decodes an ERC-20 transfer', () => {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [other, 1000n],
+    })
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, data }]))
+    expect(value(display, 'Action')).toBe(`Transfer 1000 tokens to ${other}`)
+    expect(value(display, 'Token contract')).toBe(token)
+    expect(value(display, 'Amount')).toBe('0 ETH')
+    expect(value(display, 'Function')).toBe('transfer (0xa9059cbb)')
+  })
+
+  test('decodes an unlimited ERC-20 approval and warns', () => {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [other, maxUint256],
+    })
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, data }]))
+    expect(value(display, 'Action')).toBe(`Allow ${other} to spend all your tokens`)
+    expect(value(display, 'Allowance')).toBe('unlimited')
+    expect(display.notes).toEqual(['This approval lets the spender take all your tokens.'])
+  })
+
+  test('shows another call as a contract call with selector and size', () => {
+    const data = '0x12345678aabbccdd'
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, data }]))
+    expect(value(display, 'Action')).toBe('Contract call')
+    expect(value(display, 'Function selector')).toBe('0x12345678')
+    expect(value(display, 'Data size')).toBe('8 bytes')
+    expect(value(display, 'Data')).toBe(data)
+  })
+
+  test('shows a deployment when there is no recipient', () => {
+    const display = toDisplay(input('eth_sendTransaction', [{ data: '0x6080' }]))
+    expect(value(display, 'To')).toBe('New contract')
+    expect(value(display, 'Action')).toBe('Contract deployment')
+  })
+
+  test.each([
+    { case: 'another sender', tx: { from: other, to: token }, note: 'another account' },
+    { case: 'another chain', tx: { to: token, chainId: '0x1' }, note: 'names chain 0x1' },
+    { case: 'a bad amount', tx: { to: token, value: '-1' }, note: 'not a valid number' },
+    { case: 'bad data', tx: { to: token, data: '0xzz' }, note: 'not valid hex' },
+  ])('notes $case', ({ tx, note }) => {
+    const display = toDisplay(input('eth_sendTransaction', [tx]))
+    expect(display.notes.join(' ')).toContain(note)
+  })
+})
+
+describe('toDisplay wallet_sendCalls', () => {
+  test('lists each call with recipient, amount and action', () => {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [other, 5n] })
+    const display = toDisplay(
+      input('wallet_sendCalls', [
+        {
+          version: '2.0.0',
+          chainId: '0x7a69',
+          from: account,
+          calls: [
+            { to: other, value: toHex(parseEther('0.1')) },
+            { to: token, data },
+          ],
+        },
+      ]),
+    )
+    expect(display.sections.map((section) => section.title)).toEqual(['Call 1 of 2', 'Call 2 of 2'])
+    expect(
+      fields(display)
+        .filter((field) => field.label === 'Amount')
+        .map((f) => f.value),
+    ).toEqual(['0.1 ETH', '0 ETH'])
+    expect(value(display, 'Action')).toBe(`Transfer 5 tokens to ${other}`)
+    expect(display.notes).toEqual([])
+  })
+
+  test('bounds the number of calls listed', () => {
+    const calls = Array.from({ length: maxCalls + 3 }, () => ({ to: other }))
+    const display = toDisplay(input('wallet_sendCalls', [{ calls }]))
+    expect(display.sections.filter((section) => section.title?.startsWith('Call '))).toHaveLength(
+      maxCalls,
+    )
+    expect(display.notes).toContain('3 more calls are not listed: check the full request.')
+  })
+})
+
+describe('toDisplay solana', () => {
+  test('shows a base58 message as text', () => {
+    const message = base58.encode(new TextEncoder().encode('Sign in to Shop'))
+    const display = toDisplay({
+      ...input('solana_signMessage', { message, pubkey: 'SoLPubKey' }),
+      account: 'SoLPubKey',
+    })
+    expect(texts(display)).toEqual([
+      { type: 'text', title: 'Message', text: 'Sign in to Shop', format: 'text' },
+    ])
+    expect(display.notes).toEqual([])
+  })
+
+  test('shows a binary message as hex and notes another key', () => {
+    const message = base58.encode(new Uint8Array([0, 1, 2, 255]))
+    const display = toDisplay(input('solana_signMessage', { message, pubkey: 'Other' }))
+    expect(texts(display)[0]).toMatchObject({ title: 'Message (hex)', text: '0x000102ff' })
+    expect(display.notes).toEqual(['The request names another account: Other.'])
+  })
+
+  test('shows transactions encoded, with a caveat', () => {
+    const display = toDisplay(
+      input('solana_signAllTransactions', { transactions: ['AQID', 'BAUG'] }),
+    )
+    expect(texts(display).map((section) => section.title)).toEqual([
+      'Transaction 1 of 2 (encoded)',
+      'Transaction 2 of 2 (encoded)',
+    ])
+    expect(display.notes[0]).toContain('not decoded')
+  })
+})
+
+describe('bounds', () => {
+  test('clip keeps short text and says how much of long text is left out', () => {
+    expect(clip('abc', 3)).toBe('abc')
+    expect(clip('abcdef', 3)).toBe('abc… (3 more characters not shown)')
+  })
+
+  test('a huge param is clipped in the raw view', () => {
+    const display = toDisplay(input('wallet_grantPermissions', ['x'.repeat(50_000)]))
+    expect(texts(display)[0]?.text.length).toBeLessThan(20_100)
+    expect(texts(display)[0]?.text).toMatch(/more characters not shown\)$/)
+  })
+
+  test.each([
+    ['0x10', 16n],
+    ['42', 42n],
+    [7, 7n],
+    ['-1', undefined],
+    ['1e3', undefined],
+    [1.5, undefined],
+    ['', undefined],
+    [null, undefined],
+  ])('toQuantity(%j) is %s', (input, expected) => {
+    expect(toQuantity(input)).toBe(expected)
+  })
+
+  test('toPrintableText refuses empty, invalid and hidden-character text', () => {
+    expect(toPrintableText(new TextEncoder().encode('ok'))).toBe('ok')
+    expect(toPrintableText(new Uint8Array())).toBeUndefined()
+    expect(toPrintableText(new Uint8Array([0xff]))).toBeUndefined()
+    expect(toPrintableText(new TextEncoder().encode('a\u2066b'))).toBeUndefined()
+  })
+})

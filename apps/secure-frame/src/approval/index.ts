@@ -1,0 +1,2 @@
+export type { ApprovalRequest } from './request.js'
+export { type RequestApprovalOptions, requestApproval } from './requestApproval.js'

@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { createEvent, FakeDocument, type FakeElement, FakePopup } from './fakeDom.js'
+import { notOpenedMessage, startApprovalPopup } from './popupPage.js'
+import { messageType } from './popupProtocol.js'
+import { type ApprovalRequest, hashRequest } from './request.js'
+
+const origin = 'http://secure.localhost:5172'
+const nonce = 'a'.repeat(32)
+const account = '0x1111111111111111111111111111111111111111'
+const value: ApprovalRequest = {
+  method: 'personal_sign',
+  params: ['0x6869', account],
+  chainId: 'eip155:31337',
+  account,
+  origin: 'http://app.localhost:5170',
+}
+
+let document: FakeDocument
+let root: FakeElement
+/** Stands for the frame that opened the popup. */
+let opener: FakePopup
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] })
+  document = new FakeDocument(origin)
+  root = document.createElement('main')
+  root.id = 'app'
+  document.body.append(root)
+  opener = new FakePopup()
+  document.defaultView.opener = opener
+  document.defaultView.location.pathname = '/approve.html'
+  document.defaultView.location.hash = `#${nonce}`
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const start = () => startApprovalPopup(document.defaultView as unknown as Window)
+const send = (data: unknown, from: { origin?: string; source?: unknown } = {}) =>
+  document.defaultView.dispatchEvent(
+    createEvent('message', {
+      isTrusted: true,
+      origin: from.origin ?? origin,
+      source: from.source ?? opener,
+      data,
+    }),
+  )
+const requestMessage = (extra: Record<string, unknown> = {}) => ({
+  type: messageType,
+  kind: 'request',
+  nonce,
+  hash: hashRequest(value),
+  request: value,
+  ...extra,
+})
+const dialog = () => root.find((element) => element.getAttribute('role') === 'dialog')
+const approve = () => {
+  const button = root.button('Approve')
+  if (!button) throw new Error('no Approve')
+  return button
+}
+const focus = (focused: boolean) => {
+  document.focused = focused
+  document.defaultView.dispatchEvent(createEvent(focused ? 'focus' : 'blur', { isTrusted: true }))
+}
+
+describe('inv-15 startApprovalPopup', () => {
+  test('removes the nonce from the URL and says ready to its opener only, at the exact origin', () => {
+    start()
+    expect(document.defaultView.location.hash).toBe('')
+    expect(document.defaultView.history.entries).toEqual(['/approve.html'])
+    expect(opener.posted).toEqual([
+      { message: { type: messageType, kind: 'ready', nonce }, targetOrigin: origin },
+    ])
+  })
+
+  test.each([
+    { case: 'no opener', setup: () => (document.defaultView.opener = null) },
+    { case: 'no nonce', setup: () => (document.defaultView.location.hash = '') },
+    { case: 'a malformed nonce', setup: () => (document.defaultView.location.hash = '#xyz') },
+  ])('with $case, shows an error and posts nothing', ({ setup }) => {
+    setup()
+    start()
+    expect(root.textContent).toBe(notOpenedMessage)
+    expect(opener.posted).toEqual([])
+  })
+
+  test.each([
+    { case: 'another origin', from: { origin: 'http://evil.localhost:5170' }, data: {} },
+    { case: 'another window', from: { source: new FakePopup() }, data: {} },
+    { case: 'another nonce', from: {}, data: { nonce: 'b'.repeat(32) } },
+    { case: 'an unknown key', from: {}, data: { extra: true } },
+    { case: 'a hash of another request', from: {}, data: { hash: 'c'.repeat(64) } },
+  ])('shows nothing for a request from $case', ({ from, data }) => {
+    start()
+    send(requestMessage(data), from)
+    expect(dialog()).toBeUndefined()
+  })
+
+  test('accepts one request per nonce', () => {
+    start()
+    send(requestMessage())
+    send(requestMessage({ request: { ...value, params: ['0x6f6f', account] } }))
+    expect(root.all().filter((element) => element.getAttribute('role') === 'dialog')).toHaveLength(
+      1,
+    )
+    expect(dialog()?.textContent).toContain('hi')
+  })
+
+  test('approves only on a trusted click once focused for the arming delay', async () => {
+    start()
+    send(requestMessage())
+    expect(approve().disabled).toBe(true)
+    approve().userClick()
+    await vi.advanceTimersByTimeAsync(499)
+    approve().userClick()
+    expect(opener.posted).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    approve().click()
+    expect(opener.posted).toHaveLength(1)
+    approve().userClick()
+    expect(opener.posted.at(-1)).toEqual({
+      message: {
+        type: messageType,
+        kind: 'decision',
+        nonce,
+        hash: hashRequest(value),
+        approved: true,
+      },
+      targetOrigin: origin,
+    })
+    expect(document.defaultView.closed).toBe(true)
+  })
+
+  test('inv-07: losing focus disarms and re-arms from zero', async () => {
+    start()
+    send(requestMessage())
+    await vi.advanceTimersByTimeAsync(500)
+    expect(approve().disabled).toBe(false)
+    focus(false)
+    expect(approve().disabled).toBe(true)
+    expect(dialog()?.textContent).toContain('Approve is available while this window is in front.')
+    focus(true)
+    await vi.advanceTimersByTimeAsync(499)
+    expect(approve().disabled).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(approve().disabled).toBe(false)
+  })
+
+  test('Reject posts a rejection and closes', () => {
+    start()
+    send(requestMessage({ theme: 'dark' }))
+    expect(document.documentElement.dataset.theme).toBe('dark')
+    root.button('Reject')?.click()
+    expect(opener.posted.at(-1)?.message).toMatchObject({ kind: 'decision', approved: false })
+    expect(document.defaultView.closed).toBe(true)
+  })
+
+  test('a cancel from the opener closes the popup', () => {
+    start()
+    send(requestMessage())
+    send({ type: messageType, kind: 'cancel', nonce })
+    expect(document.defaultView.closed).toBe(true)
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * The approval popup (`approve.html`), a top-level window of the secure
+ * origin opened by the frame (SECURITY.md 7 and 15). It takes the nonce from
+ * its URL fragment (then removes it), tells its opener it is ready, accepts
+ * one request from that opener only (same origin, same window, same nonce,
+ * strict schema, hash matching the request), shows it with the frame's view,
+ * and posts back the decision for that hash. Approve arms only while this
+ * window is shown and focused, and acts only on a trusted click.
+ */
+import { mountApproval } from './mount.js'
+import {
+  acceptMessage,
+  messageType,
+  type ToFrameMessage,
+  ToPopupMessage,
+  toNonce,
+} from './popupProtocol.js'
+import { hashRequest, toSnapshot } from './request.js'
+
+export const notOpenedMessage = 'This window works only when opened from an approval in Porthole.'
+
+function showError(document: Document, root: HTMLElement, text: string): void {
+  const message = document.createElement('p')
+  message.className = 'approval-popup__error'
+  message.setAttribute('role', 'alert')
+  message.textContent = text
+  root.replaceChildren(message)
+}
+
+/** Starts the popup in `window` (its document, location, history and opener). */
+export function startApprovalPopup(window: Window): void {
+  const { document, location, history } = window
+  const root = document.getElementById('app') ?? document.body
+  const nonce = toNonce(location.hash)
+  // The nonce is single-use: gone from the URL (and history) at once.
+  history.replaceState(null, '', `${location.pathname}${location.search}`)
+  const opener: Window | null = window.opener
+  if (!nonce || !opener) {
+    showError(document, root, notOpenedMessage)
+    return
+  }
+
+  const origin = location.origin
+  const post = (message: ToFrameMessage) => opener.postMessage(message, origin)
+  let received = false
+  const onMessage = (event: MessageEvent) => {
+    const message = acceptMessage(event, { origin, source: opener, nonce }, ToPopupMessage)
+    if (!message) return
+    if (message.kind === 'cancel') return window.close()
+    // One request per nonce.
+    if (received) return
+    received = true
+    let hash: string
+    try {
+      hash = hashRequest(message.request)
+    } catch {
+      return showError(document, root, notOpenedMessage)
+    }
+    if (hash !== message.hash) return showError(document, root, notOpenedMessage)
+    if (message.theme) document.documentElement.dataset.theme = message.theme
+    let decided = false
+    const decide = (approved: boolean) => {
+      if (decided) return
+      decided = true
+      post({ type: messageType, kind: 'decision', nonce, hash, approved })
+      window.close()
+    }
+    mountApproval({
+      document,
+      root,
+      request: toSnapshot(message.request),
+      hash,
+      mode: 'popup',
+      onApprove: () => decide(true),
+      onReject: () => decide(false),
+    })
+  }
+  window.addEventListener('message', onMessage)
+  post({ type: messageType, kind: 'ready', nonce })
+}

@@ -1,0 +1,149 @@
+import { describe, expect, test } from 'vitest'
+import { ApiError } from '../api.js'
+import { createTestContext, loginWithEmail } from '../internal/testContext.js'
+import { createMemoryBackend } from '../wallet/storage.js'
+import { connectDevice } from './connectDevice.js'
+import { connectEmail } from './connectEmail.js'
+import { connectOtp } from './connectOtp.js'
+
+const email = 'ada@example.com'
+const handlers = { connectEmail, connectOtp }
+const call = () => ({
+  signal: new AbortController().signal,
+  origin: 'http://widget.localhost:5171',
+})
+
+describe('connectEmail', () => {
+  test('a first login mails a code (VERIFY_OTP) for this device id', async () => {
+    const context = createTestContext()
+    await expect(connectEmail({ email }, context)).resolves.toEqual({ action: 'VERIFY_OTP' })
+    const deviceId = await context.storage.getDeviceId()
+    expect(context.api.calls).toEqual([{ name: 'loginEmail', args: [{ email, deviceId }] }])
+  })
+
+  test('a live session for the same email on this device answers CONNECT and mails nothing', async () => {
+    const context = createTestContext()
+    await loginWithEmail(context, email, handlers)
+    const before = context.api.calls.length
+    await expect(connectEmail({ email: 'ADA@example.com' }, context)).resolves.toEqual({
+      action: 'CONNECT',
+    })
+    const names = context.api.calls.slice(before).map((entry) => entry.name)
+    expect(names).not.toContain('loginEmail')
+    expect(names).toContain('getSession')
+  })
+
+  test('a session for another email does not connect: that email gets its own login', async () => {
+    const context = createTestContext()
+    await loginWithEmail(context, email, handlers)
+    await expect(connectEmail({ email: 'bob@example.com' }, context)).resolves.toEqual({
+      action: 'VERIFY_OTP',
+    })
+  })
+
+  test('an ended session is forgotten and a new login starts', async () => {
+    const context = createTestContext()
+    await loginWithEmail(context, email, handlers)
+    context.api.sessions.clear()
+    await expect(connectEmail({ email }, context)).resolves.toEqual({ action: 'VERIFY_OTP' })
+    expect(await context.storage.getToken()).toBeUndefined()
+  })
+
+  test("the API's refusal reaches the widget word for word", async () => {
+    const context = createTestContext()
+    context.api.failNext(
+      'loginEmail',
+      new ApiError(429, 'rate_limited', 'Please try again after 12 seconds'),
+    )
+    await expect(connectEmail({ email }, context)).rejects.toMatchObject({
+      message: 'Please try again after 12 seconds',
+    })
+  })
+})
+
+describe('connectOtp', () => {
+  test('the first login creates the wallet and stores the session and the user', async () => {
+    const context = createTestContext()
+    await loginWithEmail(context, email, handlers)
+    const user = await context.storage.getUser()
+    expect(user?.email).toBe(email)
+    expect(user?.addresses).toEqual(context.api.users.get(email)?.wallet?.addresses)
+    expect(await context.storage.getToken()).toMatch(/^[\w-]{43}$/)
+    expect(await context.storage.getDeviceShare(user?.id ?? '')).toBeDefined()
+    expect(context.memory.unlocked?.userId).toBe(user?.id)
+  })
+
+  test('a wrong code stores nothing and keeps the login open for another try', async () => {
+    const context = createTestContext()
+    await connectEmail({ email }, context)
+    await expect(connectOtp({ otp: '000000' }, context)).rejects.toMatchObject({
+      message: 'The code is wrong or has expired',
+    })
+    expect(await context.storage.getToken()).toBeUndefined()
+    await connectOtp({ otp: context.api.codeFor(email) ?? '' }, context)
+    expect(await context.storage.getToken()).toBeDefined()
+  })
+
+  test.each(['12345', '1234567', 'abcdef'])('refuses %s without asking the API', async (otp) => {
+    const context = createTestContext()
+    await connectEmail({ email }, context)
+    await expect(connectOtp({ otp }, context)).rejects.toMatchObject({ code: -32602 })
+    expect(context.api.calls.map((entry) => entry.name)).toEqual(['loginEmail'])
+  })
+
+  test('without connectEmail first it is refused', async () => {
+    await expect(connectOtp({ otp: '123456' }, createTestContext())).rejects.toMatchObject({
+      code: -32602,
+    })
+  })
+})
+
+describe('connectDevice', () => {
+  test('a new device waits for the mailed approval, then the code unlocks the same wallet', async () => {
+    const api = createTestContext().api
+    const first = createTestContext({ api })
+    await loginWithEmail(first, email, handlers)
+    const addresses = (await first.storage.getUser())?.addresses
+
+    const second = createTestContext({ api, backend: createMemoryBackend() })
+    await expect(connectEmail({ email }, second)).resolves.toEqual({ action: 'VERIFY_DEVICE' })
+    const waiting = connectDevice(second, call())
+    let settled = false
+    void waiting.then(() => {
+      settled = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(settled).toBe(false)
+    api.approveDevice(email, await second.storage.getDeviceId())
+    await expect(waiting).resolves.toBeUndefined()
+    await connectOtp({ otp: api.codeFor(email) ?? '' }, second)
+    expect((await second.storage.getUser())?.addresses).toEqual(addresses)
+  })
+
+  test('stops polling as soon as the request is cancelled', async () => {
+    const api = createTestContext().api
+    await loginWithEmail(createTestContext({ api }), email, handlers)
+    const context = createTestContext({ api })
+    await connectEmail({ email }, context)
+    const controller = new AbortController()
+    const waiting = connectDevice(context, { ...call(), signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    controller.abort()
+    await expect(waiting).rejects.toMatchObject({ message: 'Request was aborted' })
+    const polls = api.calls.filter((entry) => entry.name === 'deviceStatus').length
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(api.calls.filter((entry) => entry.name === 'deviceStatus')).toHaveLength(polls)
+  })
+
+  test('an API that is briefly unreachable is asked again; a refusal ends the wait', async () => {
+    const api = createTestContext().api
+    await loginWithEmail(createTestContext({ api }), email, handlers)
+    const context = createTestContext({ api })
+    await connectEmail({ email }, context)
+    api.failNext('deviceStatus', new ApiError(0, 'unreachable', 'unreachable'))
+    const waiting = connectDevice(context, call())
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    api.failNext('deviceStatus', new ApiError(400, 'expired', 'The approval link has expired'))
+    await expect(waiting).rejects.toMatchObject({ message: 'The approval link has expired' })
+  })
+})

@@ -1,0 +1,34 @@
+import type { SecureSpec } from '@porthole/protocol/Secure'
+import { isApiError } from '../api.js'
+import { type Context, completeLogin, endLocalSession } from '../wallet/session.js'
+
+type Params = SecureSpec['requests']['connectEmail']['params']
+type Result = SecureSpec['requests']['connectEmail']['result']
+
+const sameEmail = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase()
+
+/**
+ * `connectEmail`: CONNECT when this device already holds a live session for
+ * that email (nothing is mailed); else asks the API to mail a code
+ * (VERIFY_OTP) or, from a device the account has not used, an approval link
+ * (VERIFY_DEVICE). The email is kept in memory for the next steps.
+ */
+export async function connectEmail({ email }: Params, context: Context): Promise<Result> {
+  const token = await context.storage.getToken()
+  if (token) {
+    try {
+      const { user } = await context.api.getSession(token)
+      if (sameEmail(user.email, email)) {
+        await completeLogin(context, { token, user })
+        return { action: 'CONNECT' }
+      }
+    } catch (error) {
+      // An ended session is forgotten (the device share stays); other failures fall through to a new login.
+      if (isApiError(error, 401)) await endLocalSession(context)
+    }
+  }
+  const deviceId = await context.storage.getDeviceId()
+  const { action } = await context.api.loginEmail({ email, deviceId })
+  context.memory.pendingEmail = email
+  return { action }
+}

@@ -1,0 +1,19 @@
+import type { HandlerContext } from '@porthole/protocol/Channel'
+import type { SecureSpec } from '@porthole/protocol/Secure'
+import { handleRpc } from '../wallet/rpc.js'
+import type { Context } from '../wallet/session.js'
+
+type Params = SecureSpec['requests']['rpcRequest']['params']
+
+/**
+ * `rpcRequest`: one JSON-RPC request of the embedded wallet (see
+ * `wallet/rpc.ts`): refused unless on the safe or needs-approval list;
+ * signed only after the user approves in the frame's own UI.
+ */
+export function rpcRequest(
+  params: Params,
+  context: Context,
+  { signal }: HandlerContext,
+): Promise<unknown> {
+  return handleRpc(context, params, { signal })
+}

@@ -1,0 +1,223 @@
+/**
+ * Tests only: an in-memory stand-in for the API's embedded-wallet endpoints,
+ * implementing the frame's `Api` interface (not HTTP). It follows the wire's
+ * rules (Embedded.ts): codes mailed per login, device verification before a
+ * known account's keys are released to a new device, the auth share to any
+ * session, the recovery share only to a verified device, one PUT per wallet.
+ * Every call is logged so tests can check what left the frame.
+ */
+import type { Addresses, LoginResult, SharesResponse } from '@porthole/protocol/Embedded'
+import { type Api, ApiError } from '../api.js'
+
+type User = { id: string; email: string; wallet?: SharesResponse & { recoveryShare: string } }
+type Session = { userId: string; deviceId: string }
+
+export type Call = { name: keyof Api; args: unknown[] }
+
+export type MemoryApiOptions = {
+  /** Answers `rpc` calls (the JSON-RPC proxy). */
+  rpc?: ((chainId: string, method: string, params: unknown) => Promise<unknown>) | undefined
+}
+
+export type MemoryApi = Api & {
+  readonly calls: Call[]
+  readonly users: Map<string, User>
+  readonly sessions: Map<string, Session>
+  /** The code last mailed to `email`. */
+  codeFor(email: string): string | undefined
+  /** Follows the device approval link mailed for (`email`, `deviceId`); mails the code. */
+  approveDevice(email: string, deviceId: string): void
+  /** The provider redirected back for `state`: the login completes as `email`. */
+  completeSocial(state: string, email: string): void
+  /** Makes the next call to `name` fail once with `error`, after (`after: true`) or before it runs. */
+  failNext(name: keyof Api, error: ApiError, options?: { after?: boolean }): void
+  /** Makes the next `getShares` answer 404 `no_wallet` whatever exists (a stale read). */
+  staleNextGetShares(): void
+}
+
+let sequence = 0
+const randomToken = () => {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
+  const calls: Call[] = []
+  const users = new Map<string, User>()
+  const sessions = new Map<string, Session>()
+  const verified = new Set<string>()
+  const pendingDevices = new Map<string, boolean>()
+  const codes = new Map<string, string>()
+  const social = new Map<string, { deviceId: string; email?: string }>()
+  const failures = new Map<string, { error: ApiError; after: boolean }>()
+  const pendingEmailUpdates = new Map<string, { email: string; step: 'primary' | 'secondary' }>()
+  let staleGet = false
+
+  const mail = (email: string) => {
+    const code = String(100000 + Math.floor(Math.random() * 900000))
+    codes.set(email, code)
+  }
+  const userByEmail = (email: string) => users.get(email.toLowerCase())
+  const publicUser = (user: User) => ({
+    id: user.id,
+    email: user.email,
+    ...(user.wallet ? { addresses: user.wallet.addresses } : {}),
+  })
+  const login = (user: User, deviceId: string): LoginResult => {
+    verified.add(`${user.id}:${deviceId}`)
+    const token = randomToken()
+    sessions.set(token, { userId: user.id, deviceId })
+    return { token, user: publicUser(user) }
+  }
+  const session = (token: string) => {
+    const found = sessions.get(token)
+    if (!found) throw new ApiError(401, 'unauthorized', 'The session has ended; log in again')
+    const user = [...users.values()].find((candidate) => candidate.id === found.userId)
+    if (!user) throw new ApiError(401, 'unauthorized', 'The session has ended; log in again')
+    return { ...found, user }
+  }
+  const userFor = (email: string) => {
+    const key = email.toLowerCase()
+    let user = users.get(key)
+    if (!user) {
+      user = { id: `user-${++sequence}`, email: key }
+      users.set(key, user)
+    }
+    return user
+  }
+
+  /** Logs the call, applies a queued failure, runs it. */
+  const call =
+    <args extends unknown[], result>(name: keyof Api, run: (...args: args) => Promise<result>) =>
+    async (...args: args): Promise<result> => {
+      calls.push({
+        name,
+        args: structuredClone(args.filter((arg) => !(arg instanceof AbortSignal))),
+      })
+      const failure = failures.get(name)
+      if (failure) failures.delete(name)
+      if (failure && !failure.after) throw failure.error
+      const result = await run(...args)
+      if (failure) throw failure.error
+      return result
+    }
+
+  const api: Api = {
+    loginEmail: call('loginEmail', async ({ email, deviceId }) => {
+      const user = userByEmail(email)
+      if (user?.wallet && !verified.has(`${user.id}:${deviceId}`)) {
+        pendingDevices.set(`${email.toLowerCase()}:${deviceId}`, false)
+        return { action: 'VERIFY_DEVICE' as const }
+      }
+      mail(email.toLowerCase())
+      return { action: 'VERIFY_OTP' as const }
+    }),
+    deviceStatus: call('deviceStatus', async ({ email, deviceId }) => ({
+      verified: pendingDevices.get(`${email.toLowerCase()}:${deviceId}`) === true,
+    })),
+    verifyEmail: call('verifyEmail', async ({ email, otp, deviceId }) => {
+      const key = email.toLowerCase()
+      if (!otp || codes.get(key) !== otp)
+        throw new ApiError(400, 'invalid_code', 'The code is wrong or has expired')
+      codes.delete(key)
+      return login(userFor(key), deviceId)
+    }),
+    getSession: call('getSession', async (token: string) => ({
+      user: publicUser(session(token).user),
+    })),
+    deleteSession: call('deleteSession', async (token: string) => {
+      sessions.delete(token)
+    }),
+    getShares: call('getShares', async (token: string, options: { recovery?: boolean } = {}) => {
+      const { user, deviceId } = session(token)
+      if (!user.wallet || staleGet) {
+        staleGet = false
+        throw new ApiError(404, 'no_wallet', 'This account has no wallet yet')
+      }
+      const { authShare, recoveryShare, addresses } = user.wallet
+      if (!options.recovery) return { authShare, addresses }
+      if (!verified.has(`${user.id}:${deviceId}`))
+        throw new ApiError(403, 'device_not_verified', 'Verify this device first')
+      return { authShare, recoveryShare, addresses }
+    }),
+    putShares: call(
+      'putShares',
+      async (
+        token: string,
+        body: { authShare: string; recoveryShare: string; addresses: Addresses },
+      ) => {
+        const { user } = session(token)
+        if (user.wallet) throw new ApiError(409, 'wallet_exists', 'This account has a wallet')
+        user.wallet = { ...body }
+      },
+    ),
+    updateEmail: call('updateEmail', async (token: string, { email }) => {
+      const { user } = session(token)
+      pendingEmailUpdates.set(user.id, { email, step: 'primary' })
+      mail(user.email)
+      return { action: 'VERIFY_PRIMARY_OTP' as const }
+    }),
+    updateEmailPrimary: call('updateEmailPrimary', async (token: string, { otp }) => {
+      const { user } = session(token)
+      const pending = pendingEmailUpdates.get(user.id)
+      if (!pending || codes.get(user.email) !== otp)
+        throw new ApiError(400, 'invalid_code', 'The code is wrong or has expired')
+      pending.step = 'secondary'
+      mail(pending.email)
+    }),
+    updateEmailSecondary: call('updateEmailSecondary', async (token: string, { otp }) => {
+      const { user } = session(token)
+      const pending = pendingEmailUpdates.get(user.id)
+      if (pending?.step !== 'secondary' || codes.get(pending.email) !== otp)
+        throw new ApiError(400, 'invalid_code', 'The code is wrong or has expired')
+      users.delete(user.email)
+      user.email = pending.email
+      users.set(user.email, user)
+      return { newEmail: pending.email }
+    }),
+    socialStart: call('socialStart', async ({ provider, deviceId, state }) => {
+      social.set(state, { deviceId })
+      return { uri: `https://${provider}.example/authorize?client_id=porthole&state=${state}` }
+    }),
+    socialResult: call('socialResult', async ({ state, deviceId }) => {
+      const entry = social.get(state)
+      if (!entry || entry.deviceId !== deviceId)
+        throw new ApiError(404, 'unknown_state', 'This login was not started')
+      if (!entry.email) return undefined
+      social.delete(state)
+      return login(userFor(entry.email), deviceId)
+    }),
+    rpc: call('rpc', async (chainId: string, method: string, params?: unknown) => {
+      if (!options.rpc) throw new ApiError(502, 'rpc_error', 'No RPC here')
+      return options.rpc(chainId, method, params)
+    }),
+  }
+
+  return {
+    ...api,
+    calls,
+    users,
+    sessions,
+    codeFor: (email) => codes.get(email.toLowerCase()),
+    approveDevice(email, deviceId) {
+      const key = `${email.toLowerCase()}:${deviceId}`
+      if (!pendingDevices.has(key)) throw new Error('No device approval was mailed')
+      pendingDevices.set(key, true)
+      mail(email.toLowerCase())
+    },
+    completeSocial(state, email) {
+      const entry = social.get(state)
+      if (!entry) throw new Error('No such social login')
+      entry.email = email
+    },
+    failNext(name, error, { after = false } = {}) {
+      failures.set(name, { error, after })
+    },
+    staleNextGetShares() {
+      staleGet = true
+    },
+  }
+}

@@ -1,0 +1,40 @@
+/** Tests only: a handler context over the in-memory API and storage, with a scripted approval UI. */
+import { type Context, createMemory, type RequestApproval } from '../wallet/session.js'
+import { createMemoryBackend, createStorage } from '../wallet/storage.js'
+import { createMemoryApi, type MemoryApi } from './memoryApi.js'
+
+export type TestContext = Context & {
+  api: MemoryApi
+  backend: ReturnType<typeof createMemoryBackend>
+}
+
+export function createTestContext(overrides: Partial<TestContext> = {}): TestContext {
+  const backend = overrides.backend ?? createMemoryBackend()
+  const refuse: RequestApproval = () => Promise.reject(new Error('No approval expected'))
+  return {
+    api: createMemoryApi(),
+    storage: createStorage(backend),
+    memory: createMemory(),
+    requestApproval: refuse,
+    ancestorOrigin: () => 'https://host.example',
+    pollInterval: 5,
+    reload: () => {},
+    ...overrides,
+    backend,
+  }
+}
+
+/** Logs `email` in through the email code flow of `context` (no device verification needed). */
+export async function loginWithEmail(
+  context: TestContext,
+  email: string,
+  handlers: {
+    connectEmail: (params: { email: string }, context: Context) => Promise<{ action: string }>
+    connectOtp: (params: { otp: string }, context: Context) => Promise<undefined>
+  },
+): Promise<void> {
+  const { action } = await handlers.connectEmail({ email }, context)
+  if (action === 'CONNECT') return
+  if (action !== 'VERIFY_OTP') throw new Error(`Unexpected action ${action}`)
+  await handlers.connectOtp({ otp: context.api.codeFor(email) ?? '' }, context)
+}

@@ -1,0 +1,447 @@
+import { ed25519 } from '@noble/curves/ed25519'
+import { safeMethods } from '@porthole/protocol/EmbeddedRpc'
+import { ErrorMessage, UserRejectedError } from '@porthole/protocol/Errors'
+import { base58 } from '@scure/base'
+import {
+  type Hex,
+  keccak256,
+  parseTransaction,
+  recoverTransactionAddress,
+  verifyMessage,
+  verifyTypedData,
+} from 'viem'
+import { describe, expect, test, vi } from 'vitest'
+import { connectEmail } from '../handlers/connectEmail.js'
+import { connectOtp } from '../handlers/connectOtp.js'
+import { createMemoryApi } from '../internal/memoryApi.js'
+import { createTestContext, loginWithEmail } from '../internal/testContext.js'
+import { handleRpc, methodNotSupported } from './rpc.js'
+import type { ApprovalRequest, RequestApproval } from './session.js'
+
+const email = 'ada@example.com'
+const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+type Node = (method: string, params: unknown) => unknown
+
+/** A logged-in frame whose approval UI answers `decide`, over a scripted node. */
+async function wallet(options: { decide?: RequestApproval; node?: Node } = {}) {
+  const node = vi.fn<Node>(options.node ?? (() => '0x0'))
+  const api = createMemoryApi({ rpc: async (_, method, params) => node(method, params) })
+  const approvals: ApprovalRequest[] = []
+  const decide = options.decide ?? (async () => {})
+  const requestApproval = vi.fn<RequestApproval>(async (request, approvalOptions) => {
+    approvals.push(request)
+    return decide(request, approvalOptions)
+  })
+  const context = createTestContext({ api, requestApproval })
+  await loginWithEmail(context, email, { connectEmail, connectOtp })
+  const addresses = api.users.get(email)?.wallet?.addresses
+  if (!addresses) throw new Error('no wallet')
+  // Reading the device share is the first step of every signature.
+  const readShare = vi.spyOn(context.storage, 'getDeviceShare')
+  return { context, addresses, approvals, requestApproval, node, readShare }
+}
+
+const run = (
+  context: Awaited<ReturnType<typeof wallet>>['context'],
+  request: Parameters<typeof handleRpc>[1],
+  signal = new AbortController().signal,
+) => handleRpc(context, request, { signal })
+
+const typedData = (address: string) => ({
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+    ],
+    Mail: [
+      { name: 'to', type: 'address' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  domain: { name: 'Porthole', chainId: 1 },
+  message: { to: address, contents: 'Hello' },
+})
+
+describe('inv-06 rpcRequest', () => {
+  test.each([
+    'eth_sign',
+    'eth_signTransaction',
+    'eth_signTypedData',
+    'wallet_addEthereumChain',
+    'debug_traceTransaction',
+    'anvil_setBalance',
+    '__proto__',
+    'constructor',
+    'toString',
+  ])(
+    "%s is refused with 'Requested RPC call is not allowed' and reaches nothing",
+    async (method) => {
+      const { context, requestApproval, node, readShare } = await wallet()
+      await expect(run(context, { method, params: [] })).rejects.toMatchObject({
+        code: 4200,
+        message: ErrorMessage.rpcNotAllowed,
+      })
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(node).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  test.each(safeMethods.filter((method) => !method.startsWith('wallet_')))(
+    'the safe method %s never asks for approval',
+    async (method) => {
+      const { context, requestApproval, readShare } = await wallet()
+      await run(context, { method, params: [] })
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  test.each([
+    ['personal_sign', (a: string) => ['0x68656c6c6f', a]],
+    ['eth_signTypedData_v4', (a: string) => [a, JSON.stringify(typedData(a))]],
+    ['eth_sendTransaction', (a: string) => [{ from: a, to: a, value: '0x1' }]],
+  ])('%s rejected by the user signs nothing', async (method, params) => {
+    const { context, addresses, requestApproval, node, readShare } = await wallet({
+      decide: () => Promise.reject(new UserRejectedError()),
+    })
+    await expect(run(context, { method, params: params(addresses.eip155) })).rejects.toMatchObject({
+      code: 4001,
+    })
+    expect(requestApproval).toHaveBeenCalledTimes(1)
+    expect(readShare).not.toHaveBeenCalled()
+    expect(node).not.toHaveBeenCalled()
+  })
+
+  test('solana_signMessage rejected by the user signs nothing', async () => {
+    const { context, addresses, readShare } = await wallet({
+      decide: () => Promise.reject(new UserRejectedError()),
+    })
+    const params = {
+      message: base58.encode(new TextEncoder().encode('hi')),
+      pubkey: addresses.solana,
+    }
+    await expect(run(context, { method: 'solana_signMessage', params })).rejects.toMatchObject({
+      code: 4001,
+    })
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test("an aborted request rejects its pending approval ('Request was aborted') and signs nothing", async () => {
+    let approvalSignal: AbortSignal | undefined
+    const { context, addresses, readShare } = await wallet({
+      // An approval UI that never decides.
+      decide: (_, options) => {
+        approvalSignal = options?.signal
+        return new Promise(() => {})
+      },
+    })
+    const controller = new AbortController()
+    const pending = run(
+      context,
+      { method: 'personal_sign', params: ['0x68656c6c6f', addresses.eip155] },
+      controller.signal,
+    )
+    await vi.waitFor(() => expect(approvalSignal).toBeDefined())
+    controller.abort()
+    await expect(pending).rejects.toMatchObject({ code: 4001, message: 'Request was aborted' })
+    expect(approvalSignal?.aborted).toBe(true)
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test('an approval that arrives after the request was aborted signs nothing', async () => {
+    const controller = new AbortController()
+    const { context, addresses, readShare } = await wallet({
+      decide: async () => {
+        controller.abort()
+      },
+    })
+    await expect(
+      run(
+        context,
+        { method: 'personal_sign', params: ['0x68656c6c6f', addresses.eip155] },
+        controller.signal,
+      ),
+    ).rejects.toMatchObject({ message: 'Request was aborted' })
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test.each([
+    'solana_signTransaction',
+    'solana_signAllTransactions',
+    'solana_signAndSendTransaction',
+    'wallet_sendCalls',
+    'wallet_grantPermissions',
+    'wallet_revokePermissions',
+    'eth_sendUserOperation',
+  ])("%s answers 'Method not supported yet' without showing an approval", async (method) => {
+    const { context, requestApproval, readShare } = await wallet()
+    await expect(run(context, { method, params: [] })).rejects.toMatchObject({
+      code: 4200,
+      message: methodNotSupported,
+    })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test('a request for another account is refused before any approval', async () => {
+    const { context, requestApproval } = await wallet()
+    const other = '0x000000000000000000000000000000000000dEaD'
+    await expect(
+      run(context, { method: 'personal_sign', params: ['0x68656c6c6f', other] }),
+    ).rejects.toMatchObject({ code: 4100 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  test('needs a logged-in user (4100) before anything is shown', async () => {
+    const requestApproval = vi.fn<RequestApproval>()
+    const context = createTestContext({ requestApproval })
+    await expect(
+      handleRpc(
+        context,
+        { method: 'personal_sign', params: ['0x00', '0x000000000000000000000000000000000000dEaD'] },
+        { signal: new AbortController().signal },
+      ),
+    ).rejects.toMatchObject({ code: 4100 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+})
+
+describe('inv-08 rpcRequest', () => {
+  test("the approval shows the browser's host origin, not the one the request claims", async () => {
+    const { context, addresses, approvals } = await wallet()
+    context.memory.dappData = {
+      projectId: 'demo',
+      sdkVersion: '1',
+      metadata: {
+        name: 'Totally Uniswap',
+        description: '',
+        url: 'https://uniswap.org',
+        icons: ['https://host.example/icon.png'],
+      },
+    }
+    const params = ['0x68656c6c6f', addresses.eip155]
+    await run(context, {
+      method: 'personal_sign',
+      params,
+      chainId: 'eip155:10',
+      origin: 'https://uniswap.org',
+    })
+    expect(approvals).toEqual([
+      {
+        method: 'personal_sign',
+        params,
+        chainId: 'eip155:10',
+        account: addresses.eip155,
+        origin: 'https://host.example',
+        site: { name: 'Totally Uniswap', icon: 'https://host.example/icon.png' },
+      },
+    ])
+  })
+
+  test('without ancestorOrigins (Firefox) the origin from the widget handshake is shown', async () => {
+    const { context, addresses, approvals } = await wallet()
+    context.ancestorOrigin = () => undefined
+    await run(context, {
+      method: 'personal_sign',
+      params: ['0x00', addresses.eip155],
+      origin: 'https://host.example',
+    })
+    expect(approvals[0]?.origin).toBe('https://host.example')
+  })
+
+  test('with no origin at all, nothing is shown or signed', async () => {
+    const { context, addresses, requestApproval } = await wallet()
+    context.ancestorOrigin = () => undefined
+    await expect(
+      run(context, { method: 'personal_sign', params: ['0x00', addresses.eip155] }),
+    ).rejects.toMatchObject({ code: 4100 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+})
+
+describe('signing', () => {
+  test('personal_sign signs the raw bytes with the EVM account', async () => {
+    const { context, addresses } = await wallet()
+    const signature = (await run(context, {
+      method: 'personal_sign',
+      params: ['0x68656c6c6f', addresses.eip155],
+    })) as Hex
+    await expect(
+      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
+    ).resolves.toBe(true)
+  })
+
+  test('personal_sign also signs a plain text message', async () => {
+    const { context, addresses } = await wallet()
+    const signature = (await run(context, {
+      method: 'personal_sign',
+      params: ['hello', addresses.eip155],
+    })) as Hex
+    await expect(
+      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
+    ).resolves.toBe(true)
+  })
+
+  test('signing works after a reload (the auth share is fetched again)', async () => {
+    const { context, addresses } = await wallet()
+    context.memory.unlocked = undefined
+    const signature = (await run(context, {
+      method: 'personal_sign',
+      params: ['0x68656c6c6f', addresses.eip155],
+    })) as Hex
+    await expect(
+      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
+    ).resolves.toBe(true)
+  })
+
+  test('eth_signTypedData_v4 signs the EIP-712 data, given as JSON or as an object', async () => {
+    const { context, addresses } = await wallet()
+    const data = typedData(addresses.eip155)
+    for (const payload of [JSON.stringify(data), data]) {
+      const signature = (await run(context, {
+        method: 'eth_signTypedData_v4',
+        params: [addresses.eip155, payload],
+      })) as Hex
+      await expect(
+        verifyTypedData({ ...data, address: addresses.eip155 as Hex, signature } as never),
+      ).resolves.toBe(true)
+    }
+  })
+
+  test('eth_signTypedData_v4 for another chain is refused before any approval', async () => {
+    const { context, addresses, requestApproval } = await wallet()
+    const data = { ...typedData(addresses.eip155), domain: { name: 'Porthole', chainId: 137 } }
+    await expect(
+      run(context, { method: 'eth_signTypedData_v4', params: [addresses.eip155, data] }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  test('eth_sendTransaction fills nonce, gas and fees through the proxy, signs EIP-1559 and sends it', async () => {
+    let raw: Hex | undefined
+    const { context, addresses, node } = await wallet({
+      node: (method, params) => {
+        switch (method) {
+          case 'eth_getTransactionCount':
+            return '0x5'
+          case 'eth_estimateGas':
+            return '0x5208'
+          case 'eth_maxPriorityFeePerGas':
+            return '0x3b9aca00'
+          case 'eth_getBlockByNumber':
+            return { number: '0x10', baseFeePerGas: '0x64' }
+          case 'eth_sendRawTransaction':
+            raw = (params as [Hex])[0]
+            return keccak256(raw)
+          default:
+            throw new Error(`unexpected ${method}`)
+        }
+      },
+    })
+    const to = '0x000000000000000000000000000000000000dEaD'
+    const hash = await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to, value: '0xde0b6b3a7640000', data: '0x' }],
+      chainId: 'eip155:8453',
+    })
+    if (!raw) throw new Error('nothing sent')
+    expect(hash).toBe(keccak256(raw))
+    expect(parseTransaction(raw)).toMatchObject({
+      type: 'eip1559',
+      chainId: 8453,
+      nonce: 5,
+      gas: 21000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      maxFeePerGas: 1_000_000_200n,
+      to: to.toLowerCase(),
+      value: 10n ** 18n,
+    })
+    await expect(recoverTransactionAddress({ serializedTransaction: raw as never })).resolves.toBe(
+      addresses.eip155,
+    )
+    expect(node.mock.calls.find(([method]) => method === 'eth_estimateGas')?.[1]).toEqual([
+      { from: addresses.eip155, to, value: '0xde0b6b3a7640000', data: '0x' },
+    ])
+  })
+
+  test('solana_signMessage signs the base58 message with the Solana key', async () => {
+    const { context, addresses, approvals } = await wallet()
+    const message = new TextEncoder().encode('Sign in to host.example')
+    const { signature } = (await run(context, {
+      method: 'solana_signMessage',
+      params: { message: base58.encode(message), pubkey: addresses.solana },
+    })) as { signature: string }
+    expect(ed25519.verify(base58.decode(signature), message, base58.decode(addresses.solana))).toBe(
+      true,
+    )
+    expect(approvals[0]).toMatchObject({ chainId: solanaMainnet, account: addresses.solana })
+  })
+})
+
+describe('safe methods', () => {
+  test('eth_accounts is the EVM address when logged in, [] otherwise', async () => {
+    const { context, addresses } = await wallet()
+    await expect(run(context, { method: 'eth_accounts' })).resolves.toEqual([addresses.eip155])
+    await expect(
+      handleRpc(
+        createTestContext(),
+        { method: 'eth_accounts' },
+        { signal: AbortSignal.timeout(1000) },
+      ),
+    ).resolves.toEqual([])
+    await expect(
+      handleRpc(
+        createTestContext(),
+        { method: 'eth_requestAccounts' },
+        { signal: AbortSignal.timeout(1000) },
+      ),
+    ).rejects.toMatchObject({ code: 4100 })
+  })
+
+  test('eth_chainId and net_version follow the request, else the network in use', async () => {
+    const { context } = await wallet()
+    await expect(run(context, { method: 'eth_chainId' })).resolves.toBe('0x1')
+    await expect(run(context, { method: 'eth_chainId', chainId: 'eip155:8453' })).resolves.toBe(
+      '0x2105',
+    )
+    await expect(run(context, { method: 'net_version', chainId: 'eip155:137' })).resolves.toBe(
+      '137',
+    )
+    await expect(
+      run(context, { method: 'eth_chainId', chainId: solanaMainnet }),
+    ).rejects.toMatchObject({ code: 4901 })
+  })
+
+  test('wallet_getCapabilities answers no capability per chain asked', async () => {
+    const { context, addresses } = await wallet()
+    await expect(
+      run(context, {
+        method: 'wallet_getCapabilities',
+        params: [addresses.eip155, ['0x1', '0x2105']],
+      }),
+    ).resolves.toEqual({ '0x1': {}, '0x2105': {} })
+    await expect(run(context, { method: 'wallet_getCapabilities', params: [] })).resolves.toEqual({
+      '0x1': {},
+    })
+  })
+
+  test('read-only calls go to the proxy for the request chain', async () => {
+    const { context, node } = await wallet({ node: () => '0x1234' })
+    const rpc = vi.spyOn(context.api, 'rpc')
+    await expect(
+      run(context, {
+        method: 'eth_getBalance',
+        params: ['0x000000000000000000000000000000000000dEaD', 'latest'],
+        chainId: 'eip155:10',
+      }),
+    ).resolves.toBe('0x1234')
+    expect(rpc).toHaveBeenCalledWith('eip155:10', 'eth_getBalance', [
+      '0x000000000000000000000000000000000000dEaD',
+      'latest',
+    ])
+    expect(node).toHaveBeenCalledTimes(1)
+  })
+})
