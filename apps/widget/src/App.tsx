@@ -37,6 +37,10 @@ const views: Record<ImplementedView, ComponentType> = {
   WalletSendPreview: lazyView('WalletSendPreview'),
   SignMessage: lazyView('SignMessage'),
   SIWXSignMessage: lazyView('SiwxSignMessage'),
+  ApproveTransaction: lazyView('ApproveTransaction'),
+  EmailVerifyOtp: lazyView('EmailVerifyOtp'),
+  EmailVerifyDevice: lazyView('EmailVerifyDevice'),
+  ConnectingSocial: lazyView('ConnectingSocial'),
 }
 
 const pathOf = (view: string) => `/${view}`

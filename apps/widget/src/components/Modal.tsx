@@ -43,20 +43,34 @@ export function Modal() {
   // until the view's content (still loading) brings one. While the view shows,
   // focus that falls out of the card (its control re-rendered away, the frame
   // refocused) comes back the same way; focus the user moved on stays.
+  // Until the user acts (a key or a pointer), the view's first control keeps
+  // focus even when part of the view arrives later (the email field's chunk).
   useLayoutEffect(() => {
     const element = body.current
     if (!open || !key || !element) return
     const title = document.getElementById(titleId)
+    let untouched = true
+    const touched = () => {
+      untouched = false
+    }
     const settle = () => {
       const active = document.activeElement
-      if (active && active !== document.body && active !== title) return
-      const next = focusables(element)[0] ?? (active === title ? null : title)
+      const first = focusables(element)[0]
+      const lost = !active || active === document.body || active === title
+      if (!lost && !(untouched && first && active !== first && element.contains(active))) return
+      const next = first ?? (active === title ? null : title)
       next?.focus({ preventScroll: true })
     }
     settle()
     const observer = new MutationObserver(settle)
     observer.observe(element, { childList: true, subtree: true })
-    return () => observer.disconnect()
+    document.addEventListener('keydown', touched, true)
+    document.addEventListener('pointerdown', touched, true)
+    return () => {
+      observer.disconnect()
+      document.removeEventListener('keydown', touched, true)
+      document.removeEventListener('pointerdown', touched, true)
+    }
   }, [open, key, titleId])
 
   // Listeners read the store's current value, not a render's: a key pressed
@@ -137,8 +151,9 @@ export function Modal() {
           <Outlet />
         </div>
         <Toast />
+        {/* Inside the card, so the focus trap counts it in when it shows. */}
+        <SecureFrame />
       </div>
-      <SecureFrame />
     </div>
   )
 }

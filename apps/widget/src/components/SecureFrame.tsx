@@ -2,7 +2,10 @@ import { useEffect, useRef } from 'react'
 import { useStore } from '../hooks/useStore.js'
 import { mountSecureFrame } from '../lib/secureFrame.js'
 
-/** The hidden secure frame, created only once the host is verified. */
+/**
+ * The secure frame, created only once the host is verified: hidden until the
+ * ApproveTransaction view lays it over its slot (`showSecureFrame`).
+ */
 export function SecureFrame() {
   const verified = useStore((state) => state.verification === 'verified')
   const projectId = useStore((state) => state.projectId)
@@ -13,5 +16,5 @@ export function SecureFrame() {
     if (!verified || projectId === null || !container) return
     return mountSecureFrame({ container, projectId })
   }, [verified, projectId])
-  return <div ref={ref} hidden data-secure-frame={status} />
+  return <div ref={ref} data-secure-frame={status} />
 }

@@ -42,10 +42,10 @@ describe('createRouter', () => {
   test('a view this build does not have throws 4200 and changes nothing', () => {
     const { store, router, changes } = setup()
     expect(() => router.navigate('RegisterAccountName')).toThrow(UnsupportedViewError)
-    expect(() => router.open('ApproveTransaction')).toThrow(
+    expect(() => router.open('RegisterAccountNameSuccess')).toThrow(
       expect.objectContaining({
         code: 4200,
-        message: expect.stringContaining("'ApproveTransaction'"),
+        message: expect.stringContaining("'RegisterAccountNameSuccess'"),
       }),
     )
     expect(store.getState().open).toBe(false)

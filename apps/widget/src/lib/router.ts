@@ -22,6 +22,10 @@ export const implementedViews = [
   'WalletSendPreview',
   'SignMessage',
   'SIWXSignMessage',
+  'ApproveTransaction',
+  'EmailVerifyOtp',
+  'EmailVerifyDevice',
+  'ConnectingSocial',
 ] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 

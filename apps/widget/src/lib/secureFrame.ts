@@ -9,6 +9,7 @@
 import * as Channel from '@porthole/protocol/Channel'
 import { frameReadyDelay, iframeLoadTimeout } from '@porthole/protocol/Constants'
 import * as Contract from '@porthole/protocol/Contract'
+import { ErrorCode, ErrorMessage, RpcError } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
 import * as Secure from '@porthole/protocol/Secure'
 import { secureFrameUrl } from './env.js'
@@ -31,10 +32,72 @@ export const secureFrameSandbox =
   'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox'
 
 let current: SecureChannel | null = null
+let currentFrame: HTMLIFrameElement | null = null
 
 /** The live channel to the secure frame once it is ready, else `null`. */
 export function getSecureChannel(): SecureChannel | null {
   return current
+}
+
+/** The embedded wallet is not available: the frame failed to load, or this host is not verified. */
+export class SecureFrameUnavailableError extends RpcError {
+  override name = 'SecureFrameUnavailableError'
+  constructor(message = ErrorMessage.iframeNotSet) {
+    super(ErrorCode.disconnected, message)
+  }
+}
+
+/**
+ * The channel once the frame is ready: at once when it is, else when it
+ * becomes ready; rejects when it fails, is not mounted, or `timeout` passes.
+ */
+export function waitForSecureChannel(
+  timeout: number = iframeLoadTimeout,
+  target: Store<WidgetState> = defaultStore,
+): Promise<SecureChannel> {
+  if (current) return Promise.resolve(current)
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const status = target.getState().secureFrame
+      if (current && status === 'ready') finish(() => resolve(current as SecureChannel))
+      else if (status === 'failed' || status === 'idle')
+        finish(() => reject(new SecureFrameUnavailableError()))
+    }
+    const timer = setTimeout(() => finish(() => reject(new SecureFrameUnavailableError())), timeout)
+    const unsubscribe = target.subscribe(check)
+    const finish = (settle: () => void) => {
+      clearTimeout(timer)
+      unsubscribe()
+      settle()
+    }
+    check()
+  })
+}
+
+/** Where the secure frame shows itself (the ApproveTransaction view's slot), in the widget's viewport. */
+export type FrameSlot = { top: number; left: number; width: number; height: number }
+
+/**
+ * Shows the secure frame over `slot`, or hides it (`null`). The frame is never
+ * moved in the DOM (that would reload it): it is laid over the slot, on top,
+ * untransformed and opaque, so its visibility check (SECURITY.md 7) passes.
+ */
+export function showSecureFrame(slot: FrameSlot | null): void {
+  const iframe = currentFrame
+  if (!iframe) return
+  if (slot === null) {
+    iframe.hidden = true
+    iframe.removeAttribute('data-shown')
+    return
+  }
+  Object.assign(iframe.style, {
+    top: `${slot.top}px`,
+    left: `${slot.left}px`,
+    width: `${slot.width}px`,
+    height: `${slot.height}px`,
+  })
+  iframe.dataset.shown = 'true'
+  iframe.hidden = false
 }
 
 export function secureFrameSrc(projectId: string, baseUrl: string = secureFrameUrl): string {
@@ -127,6 +190,8 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
   iframe.title = secureFrameTitle
   iframe.setAttribute('sandbox', secureFrameSandbox)
   iframe.hidden = true
+  iframe.className = 'secure-frame'
+  currentFrame = iframe
   iframe.addEventListener('load', async () => {
     // Each load is a new document, so a new handshake and a new port (SECURITY.md 3).
     endChannel()
@@ -172,6 +237,7 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
     unsubscribeStore()
     unsubscribeSystem()
     iframe.remove()
+    if (currentFrame === iframe) currentFrame = null
     store.setState({ secureFrame: 'idle' })
   }
 }

@@ -147,6 +147,10 @@ export type WidgetState = {
   } | null
   /** The sign-in session of the connected account (SIWX), as the host sees it. */
   session: Session | null
+  /** The embedded wallet's request waiting for approval in the secure frame (ApproveTransaction). */
+  approval: { method: string } | null
+  /** The email of an embedded-wallet login in progress (EmailVerifyOtp, EmailVerifyDevice). */
+  loginEmail: string | null
 }
 
 export const initialState: WidgetState = {
@@ -169,6 +173,8 @@ export const initialState: WidgetState = {
   switchTarget: null,
   siwx: null,
   session: null,
+  approval: null,
+  loginEmail: null,
 }
 
 export const store: Store<WidgetState> = createStore(initialState)

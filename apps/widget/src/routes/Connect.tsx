@@ -2,6 +2,7 @@ import type { WalletEntry } from '@porthole/protocol/Api'
 import { recommendedWalletsCount } from '@porthole/protocol/Constants'
 import type { HostWallet } from '@porthole/protocol/Host'
 import { useQuery } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { rowButton } from '../components/Buttons.js'
 import { HostGate } from '../components/HostGate.js'
 import { GridIcon, QrIcon } from '../components/Icons.js'
@@ -15,15 +16,23 @@ import { t } from '../lib/i18n.js'
 import { router } from '../lib/router.js'
 import { type ConnectingWallet, store } from '../lib/store.js'
 
+/**
+ * The email field and social buttons, a chunk of their own: Connect is
+ * rendered at start-up, so it loads then, while the project's config (which
+ * says whether they show at all) is fetched.
+ */
+const EmbeddedLogin = lazy(() =>
+  import('../components/EmbeddedLogin.js').then((module) => ({ default: module.EmbeddedLogin })),
+)
+
 /** The first view: WalletConnect, recent and installed wallets, the recommended ones, and all. */
 export function Connect() {
   return (
     <section className="flex flex-col gap-2 px-4 pb-4">
       <HostGate loading={<WalletRowsSkeleton rows={recommendedWalletsCount + 1} />}>
-        {/*
-         * The email field and social buttons go here when login is built,
-         * each shown only when `projectConfigQuery`'s features enable it.
-         */}
+        <Suspense fallback={null}>
+          <EmbeddedLogin />
+        </Suspense>
         <Wallets />
       </HostGate>
     </section>

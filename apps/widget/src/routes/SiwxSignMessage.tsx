@@ -1,9 +1,10 @@
 import { truncate } from '@porthole/chains/Address'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { Notice } from '../components/Notice.js'
 import { useStore } from '../hooks/useStore.js'
+import { embeddedConnectorId } from '../lib/evm/embedded.js'
 import { evm } from '../lib/evm/index.js'
 import { SiwxMessage } from '../lib/evm/siwx.js'
 import { t } from '../lib/i18n.js'
@@ -25,6 +26,9 @@ export function SiwxSignMessage() {
   const [error, setError] = useState('')
   const [smartAccount, setSmartAccount] = useState(false)
 
+  const embeddedWallet = useStore((state) => state.connection.connectorId === embeddedConnectorId)
+  const started = useRef(false)
+
   useEffect(() => {
     let live = true
     void evm.isSmartAccount().then((value) => {
@@ -45,6 +49,14 @@ export function SiwxSignMessage() {
       },
     )
   }
+
+  // The embedded wallet signs in during connect with one approval, in the
+  // secure frame (which shows this message): no Sign click here first.
+  useEffect(() => {
+    if (!embeddedWallet || started.current) return
+    started.current = true
+    sign()
+  })
 
   const host = hostOrigin ? new URL(hostOrigin).host : ''
   return (

@@ -1,7 +1,11 @@
 /** The views that need the EVM layer, in one lazy chunk (see App.tsx). */
 export { Account } from './Account.js'
+export { ApproveTransaction } from './ApproveTransaction.js'
+export { ConnectingSocial } from './ConnectingSocial.js'
 export { ConnectingWalletConnect } from './ConnectingWalletConnect.js'
 export { ConnectingWalletConnectBasic } from './ConnectingWalletConnectBasic.js'
+export { EmailVerifyDevice } from './EmailVerifyDevice.js'
+export { EmailVerifyOtp } from './EmailVerifyOtp.js'
 export { SignMessage } from './SignMessage.js'
 export { SiwxSignMessage } from './SiwxSignMessage.js'
 export { SwitchActiveChain } from './SwitchActiveChain.js'

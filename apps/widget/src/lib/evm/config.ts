@@ -11,6 +11,7 @@ import type { Chain } from 'viem'
 import { type Config, createConfig, createStorage, http } from 'wagmi'
 import { apiUrl, projectId, walletConnectProjectId, walletConnectRelayUrl } from '../env.js'
 import { storage } from '../storage.js'
+import { embedded } from './embedded.js'
 import { walletConnect } from './walletConnect.js'
 
 export type EvmConfig = Config<readonly [Chain, ...Chain[]]>
@@ -44,6 +45,7 @@ export function createEvmConfig(parameters: {
   return createConfig({
     chains,
     connectors: [
+      embedded(),
       walletConnect({
         projectId: walletConnectProjectId,
         relayUrl: walletConnectRelayUrl,

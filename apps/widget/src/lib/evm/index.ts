@@ -31,6 +31,7 @@ import { router } from '../router.js'
 import { type Connection, disconnected, store } from '../store.js'
 import { announceHostWallets } from './bridge.js'
 import { createEvmConfig, type EvmConfig } from './config.js'
+import { embeddedConnectorId } from './embedded.js'
 import { isReadOnlyMethod } from './methods.js'
 import * as Siwx from './siwx.js'
 import { followSession } from './siwx.js'
@@ -292,6 +293,11 @@ export const evm = {
   async disconnect(): Promise<void> {
     const config = await ready
     await disconnect(config)
+  },
+
+  /** Connects the embedded wallet once the secure frame holds a logged-in, unlocked wallet. */
+  async connectEmbedded(): Promise<void> {
+    await evm.connect(embeddedConnectorId)
   },
 
   /** The host's `signIn()`: opens SIWXSignMessage for the connected account. */

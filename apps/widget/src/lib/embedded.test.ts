@@ -1,0 +1,82 @@
+import { emailLoginCooldown } from '@porthole/protocol/Constants'
+import { afterEach, describe, expect, test } from 'vitest'
+import {
+  checkEmail,
+  clearEmailLogin,
+  emailLoginWait,
+  LoginError,
+  lastEmailLoginKey,
+  loginWithEmail,
+  verifyOtp,
+} from './embedded.js'
+import { storage } from './storage.js'
+
+afterEach(() => clearEmailLogin())
+
+describe('the email login cache (SPEC 3-5)', () => {
+  test('no wait without a previous login request', () => {
+    expect(storage.getItem(lastEmailLoginKey)).toBeNull()
+    expect(emailLoginWait(1_000_000)).toBe(0)
+  })
+
+  test('the wait counts down from 30 s, rounded up, then ends', () => {
+    const at = 1_700_000_000_000
+    storage.setItem(lastEmailLoginKey, String(at))
+    expect(emailLoginCooldown).toBe(30_000)
+    expect(emailLoginWait(at)).toBe(30)
+    expect(emailLoginWait(at + 1)).toBe(30)
+    expect(emailLoginWait(at + 29_001)).toBe(1)
+    expect(emailLoginWait(at + 29_999)).toBe(1)
+    expect(emailLoginWait(at + 30_000)).toBe(0)
+  })
+
+  test('a damaged or future time never blocks', () => {
+    storage.setItem(lastEmailLoginKey, 'yesterday')
+    expect(emailLoginWait(5)).toBe(0)
+    storage.setItem(lastEmailLoginKey, String(10_000))
+    expect(emailLoginWait(5)).toBe(0)
+  })
+
+  test('clearEmailLogin removes the key', () => {
+    storage.setItem(lastEmailLoginKey, String(Date.now()))
+    clearEmailLogin()
+    expect(storage.getItem(lastEmailLoginKey)).toBeNull()
+    expect(emailLoginWait()).toBe(0)
+  })
+
+  test('a second login within 30 s is refused with the seed’s message, before the frame is asked', async () => {
+    const at = 1_700_000_000_000
+    storage.setItem(lastEmailLoginKey, String(at))
+    await expect(loginWithEmail('ada@example.com', at + 12_400)).rejects.toThrow(
+      'Please try again after 18 seconds',
+    )
+    await expect(loginWithEmail('ada@example.com', at + 12_400)).rejects.toBeInstanceOf(LoginError)
+  })
+})
+
+describe('input checks', () => {
+  test.each(['ada@example.com', '  ada@example.com ', 'a.b+c@sub.example.org'])(
+    '%s is an email',
+    (value) => {
+      expect(checkEmail(value)).toBeNull()
+    },
+  )
+
+  test.each(['', 'ada', 'ada@', '@example.com', 'ada example@x.com', `${'a'.repeat(250)}@x.com`])(
+    '%j is refused with a message',
+    (value) => {
+      expect(checkEmail(value)).toBe('Enter a valid email address')
+    },
+  )
+
+  test('a bad email is refused before the frame is asked', async () => {
+    await expect(loginWithEmail('not-an-email')).rejects.toThrow('Enter a valid email address')
+  })
+
+  test.each(['', '12345', '1234567', 'abcdef', '12 456'])(
+    'the code %j is refused before the frame is asked',
+    async (otp) => {
+      await expect(verifyOtp(otp)).rejects.toThrow('Enter the 6 digits of the code')
+    },
+  )
+})

@@ -1,0 +1,97 @@
+import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
+import { afterEach, describe, expect, test } from 'vitest'
+import { router } from '../router.js'
+import { currentView, initialState, store } from '../store.js'
+import { withApproval } from './embedded.js'
+
+afterEach(() => store.setState(initialState))
+
+/** A request the test settles by hand, recording the signal it was given. */
+function deferred() {
+  let resolve!: (value: string) => void
+  let reject!: (error: unknown) => void
+  let signal: AbortSignal | undefined
+  const send = (given: AbortSignal) => {
+    signal = given
+    return new Promise<string>((res, rej) => {
+      resolve = res
+      reject = rej
+      given.addEventListener('abort', () => rej(new RpcError(ErrorCode.internal, 'aborted')))
+    })
+  }
+  return {
+    send,
+    resolve: (v: string) => resolve(v),
+    reject: (e: unknown) => reject(e),
+    signal: () => signal,
+  }
+}
+
+describe('withApproval', () => {
+  test('opens the closed modal on ApproveTransaction, then closes it again', async () => {
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    expect(store.getState().open).toBe(true)
+    expect(currentView(store.getState())).toBe('ApproveTransaction')
+    expect(store.getState().approval).toEqual({ method: 'personal_sign' })
+    request.resolve('0xsigned')
+    await expect(result).resolves.toBe('0xsigned')
+    expect(store.getState().open).toBe(false)
+    expect(store.getState().approval).toBeNull()
+  })
+
+  test('on an open modal it is pushed on the history, and Back is where it returns', async () => {
+    store.setState({ open: true, history: ['Account', 'SignMessage'] })
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    expect(store.getState().history).toEqual(['Account', 'SignMessage', 'ApproveTransaction'])
+    request.resolve('0x1')
+    await result
+    expect(store.getState().open).toBe(true)
+    expect(store.getState().history).toEqual(['Account', 'SignMessage'])
+  })
+
+  test('inv-17 closing the modal aborts the request and answers 4001', async () => {
+    const request = deferred()
+    const result = withApproval('eth_sendTransaction', request.send)
+    router.close()
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(request.signal()?.aborted).toBe(true)
+    expect(store.getState().approval).toBeNull()
+  })
+
+  test('inv-17 leaving the view aborts too', async () => {
+    store.setState({ open: true, history: ['Account'] })
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    router.back()
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(request.signal()?.aborted).toBe(true)
+    expect(store.getState().history).toEqual(['Account'])
+  })
+
+  test('the frame’s own answer passes through (Reject is 4001 from the frame)', async () => {
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    request.reject(new RpcError(ErrorCode.userRejected, 'User rejected the request.'))
+    await expect(result).rejects.toMatchObject({
+      code: ErrorCode.userRejected,
+      message: 'User rejected the request.',
+    })
+    expect(request.signal()?.aborted).toBe(false)
+  })
+
+  test('while sign-in is required without a session the view cannot be closed, and nothing is aborted', async () => {
+    store.setState({ siwx: { required: true }, session: null })
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    router.close()
+    expect(store.getState().open).toBe(true)
+    expect(request.signal()?.aborted).toBe(false)
+    request.resolve('0x2')
+    await expect(result).resolves.toBe('0x2')
+    // Settled, the modal is back to how it was: closed.
+    expect(store.getState().open).toBe(false)
+    expect(store.getState().history).toEqual(['Connect'])
+  })
+})

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { secondaryButton } from '../components/Buttons.js'
+import { ErrorText } from '../components/ErrorText.js'
+import { useStore } from '../hooks/useStore.js'
+import { waitForDeviceApproval } from '../lib/embedded.js'
+import { t } from '../lib/i18n.js'
+import { router } from '../lib/router.js'
+import { store } from '../lib/store.js'
+import { messageOf } from '../lib/walletErrors.js'
+import { displayEmail } from './emailDisplay.js'
+
+/**
+ * A login from a device the account has not used: the API mailed an approval
+ * link, and no key material is released until it is followed (SECURITY.md
+ * 16). Once it is, the API mails the code and the view moves on to it.
+ */
+export function EmailVerifyDevice() {
+  const email = useStore((state) => state.loginEmail) ?? ''
+  const [error, setError] = useState('')
+  const attempt = useRef<AbortController | null>(null)
+
+  const start = useCallback(() => {
+    attempt.current?.abort()
+    const controller = new AbortController()
+    attempt.current = controller
+    setError('')
+    waitForDeviceApproval(controller.signal).then(
+      () => {
+        if (controller.signal.aborted) return
+        // The code view replaces this one: Back returns to Connect.
+        store.setState((state) => ({ history: [...state.history.slice(0, -1), 'EmailVerifyOtp'] }))
+      },
+      (reason: unknown) => {
+        if (!controller.signal.aborted) setError(messageOf(reason))
+      },
+    )
+  }, [])
+
+  useEffect(() => {
+    start()
+    return () => attempt.current?.abort()
+  }, [start])
+
+  return (
+    <section className="flex flex-col gap-3 px-4 pb-4">
+      <p className="text-center text-base font-semibold">{t('device.title')}</p>
+      <p className="text-center text-sm text-muted">
+        {t('device.body', { email: displayEmail(email) })}
+      </p>
+      {error ? (
+        <>
+          <ErrorText>{error}</ErrorText>
+          <button type="button" className={secondaryButton} onClick={start}>
+            {t('connecting.retry')}
+          </button>
+        </>
+      ) : (
+        <p role="status" className="text-center text-sm text-muted">
+          {t('device.waiting')}
+        </p>
+      )}
+      <button type="button" className={secondaryButton} onClick={() => router.back()}>
+        {t('device.otherEmail')}
+      </button>
+    </section>
+  )
+}
