@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { type Browser, chromium, type Page } from '@playwright/test'
 import { devKey } from '../e2e/support/anvil.ts'
+import { mailCount, waitForCode } from '../e2e/support/stackMail.ts'
 import { installTestWallet } from '../e2e/support/testWallet.ts'
 import { chromiumArgs } from '../playwright.config.ts'
 import { origins, ports } from '../scripts/stack.ts'
@@ -303,6 +304,106 @@ async function measureConnect(browser: Browser) {
   record('click to connected (includes the click round trip)', median(samples), 'ms', 500)
 }
 
+/** Resolves (in the page) with the time the host first sees `connected`. */
+const connectedAt = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const { Wallet } = window as unknown as {
+          Wallet: { subscribe(listener: (state: { status: string }) => void): () => void }
+        }
+        const stop = Wallet.subscribe((state) => {
+          if (state.status !== 'connected') return
+          stop()
+          resolve(performance.timeOrigin + performance.now())
+        })
+      }),
+  )
+
+/**
+ * Email login of a new user, Continue to connected, without the mail's
+ * delivery: (Continue → code view) + (code typed → connected). The second part
+ * includes making the wallet (seed, shares, the API storing two of them).
+ */
+async function measureEmailLogin(browser: Browser) {
+  const loginRuns = Math.min(runs, 5)
+  console.log(`\nEmbedded wallet (median of ${loginRuns})`)
+  const samples: number[] = []
+  for (let run = 0; run < loginRuns; run++) {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${origins.demo}/`)
+    await page.waitForFunction(
+      () =>
+        typeof (window as unknown as { Wallet?: { open?: unknown } }).Wallet?.open === 'function',
+    )
+    await page.evaluate(
+      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    const widget = page.frameLocator('iframe[title="Porthole wallet"]')
+    const email = `bench-${Date.now()}-${run}@example.com`
+    await widget.getByPlaceholder('Email').fill(email)
+    const since = await mailCount()
+    const asked = await now(page)
+    await widget.getByRole('button', { name: 'Continue' }).click()
+    await widget.getByLabel('Code from the email').waitFor()
+    const shown = await now(page)
+    const code = await waitForCode(email, since)
+    const connected = connectedAt(page)
+    const typed = await now(page)
+    await widget.getByLabel('Code from the email').fill(code)
+    samples.push(shown - asked + ((await connected) - typed))
+    if (run === loginRuns - 1) await measureApproval(page)
+    await context.close()
+  }
+  record('email login, Continue → connected (mail excluded)', median(samples), 'ms', 3000)
+}
+
+/** Approve clicked in the secure frame → the host holds the signature. */
+async function measureApproval(page: Page) {
+  const approvalRuns = Math.min(runs, 10)
+  const frame = page
+    .frameLocator('iframe[title="Porthole wallet"]')
+    .frameLocator('iframe[title="Porthole secure frame"]')
+  const samples: number[] = []
+  for (let run = 0; run < approvalRuns; run++) {
+    const signed = page.evaluate(async (run) => {
+      const { Wallet } = window as unknown as {
+        Wallet: {
+          provider: { request(args: { method: string; params?: unknown }): Promise<unknown> }
+          getState(): { address: string }
+        }
+      }
+      await Wallet.provider.request({
+        method: 'personal_sign',
+        params: [`0x${run.toString(16).padStart(2, '0')}`, Wallet.getState().address],
+      })
+      return performance.timeOrigin + performance.now()
+    }, run)
+    const approve = frame.getByRole('button', { name: 'Approve' })
+    await approve.waitFor()
+    await expectEnabled(approve)
+    const clicked = await now(page)
+    await approve.click()
+    samples.push((await signed) - clicked)
+  }
+  record(
+    `approval click → signature at the host (median of ${approvalRuns})`,
+    median(samples),
+    'ms',
+    500,
+  )
+}
+
+/** Waits until a button is enabled (the approval's arming delay). */
+async function expectEnabled(locator: ReturnType<Page['locator']>) {
+  const deadline = Date.now() + 10_000
+  while (!(await locator.isEnabled())) {
+    if (Date.now() > deadline) throw new Error('Approve never became enabled')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 async function main() {
   ensureBuilt()
   measureSizes()
@@ -313,6 +414,7 @@ async function main() {
     await measureRoundTrip(browser)
     await measureOpen(browser)
     await measureConnect(browser)
+    await measureEmailLogin(browser)
   } finally {
     await browser.close()
     if (stack?.pid) process.kill(-stack.pid, 'SIGTERM')

@@ -169,7 +169,7 @@ test.describe('the injected test wallet', () => {
     // The widget opened itself: Escape reaches it once the frame has focus.
     await expect(widget(page).getByRole('dialog')).toBeVisible()
     await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
-    await expect(widget(page).getByRole('button', { name: /WalletConnect/ })).toBeFocused()
+    await expect(widget(page).getByRole('textbox', { name: 'Email' })).toBeFocused()
     await page.keyboard.press('Escape')
     expect(await outcome).toBe(4001)
   })

@@ -61,10 +61,12 @@ test.describe('Connect', () => {
     ).toHaveText(/WalletConnect/)
     await expect(recommended(frame).first()).toHaveText(/\S/)
     await expect(allWalletsButton(frame)).toHaveText(/All wallets\s*\d{2,}/)
-    // The first control of the view has focus: WalletConnect.
-    await expect(frame.getByRole('button', { name: /WalletConnect/ })).toBeFocused()
-    // No email or social login in this build.
-    await expect(frame.getByRole('textbox')).toHaveCount(0)
+    // The dev project offers email and Google login above the wallets; the
+    // first control of the view, the email field, has focus.
+    await expect(frame.getByRole('textbox', { name: 'Email' })).toBeFocused()
+    await expect(
+      frame.getByRole('list', { name: 'Social logins' }).getByRole('button'),
+    ).toHaveText(['Google'])
     // The logos load from the API.
     await expect
       .poll(() =>
@@ -154,7 +156,7 @@ test.describe('Connect', () => {
     await openHost(page)
     await openModal(page)
     const frame = widget(page)
-    const first = frame.getByRole('button', { name: /WalletConnect/ })
+    const first = frame.getByRole('textbox', { name: 'Email' })
     await expect(first).toBeFocused()
     const close = frame.getByRole('button', { name: 'Close' })
     await page.keyboard.press('Shift+Tab')

@@ -7,6 +7,11 @@ export const ports = {
   secure: 5172,
   api: 5173,
   relay: 5174,
+  /** The OIDC provider standing in for Google (e2e/support/oidcProvider.ts). */
+  idp: 5175,
+  /** e2e only: the SMTP server catching the API's mail, and its HTTP listing. */
+  smtp: 5176,
+  mail: 5177,
   anvil: 8545,
 } as const
 
@@ -17,6 +22,16 @@ export const origins = {
   widget: `http://widget.localhost:${ports.widget}`,
   secure: `http://secure.localhost:${ports.secure}`,
   api: `http://api.localhost:${ports.api}`,
+  idp: `http://127.0.0.1:${ports.idp}`,
+  /** e2e only: `GET /messages` lists the mail caught, as JSON. */
+  mail: `http://127.0.0.1:${ports.mail}`,
+} as const
+
+/** The dev stack's client at the stand-in Google (a dev secret, not a credential of anything real). */
+export const devSocialClient = {
+  clientId: 'porthole-dev',
+  clientSecret: 'porthole-dev-secret-not-for-production',
+  redirectUri: `${origins.api}/auth/v1/social/callback`,
 } as const
 
 export const projects = {

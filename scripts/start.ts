@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -18,8 +18,18 @@ import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
 import { deployTestToken } from '../e2e/support/contracts.ts'
+import { createMailCatcher, type MailCatcher } from '../e2e/support/mailCatcher.ts'
+import { createOidcProvider, type OidcStandIn } from '../e2e/support/oidcProvider.ts'
 import { createRelay, type Relay } from './relay.ts'
-import { devToken, devTokenDeployer, origins, ports, projects, relayUrl } from './stack.ts'
+import {
+  devSocialClient,
+  devToken,
+  devTokenDeployer,
+  origins,
+  ports,
+  projects,
+  relayUrl,
+} from './stack.ts'
 import { createStaticServer } from './staticServer.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -28,6 +38,8 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 const children: ChildProcess[] = []
 const servers: Server[] = []
 let relay: Relay | undefined
+let idp: OidcStandIn | undefined
+let mail: MailCatcher | undefined
 let stopping = false
 
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -89,6 +101,8 @@ function stop(code = 0) {
   stopping = true
   for (const server of servers) server.close()
   void relay?.close()
+  void idp?.close()
+  void mail?.close()
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 500).unref()
 }
@@ -118,8 +132,20 @@ async function main() {
     PGLITE_DIR: pgliteDir,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
-    // No SMTP server here: login codes land in the dev outbox, served at /dev/outbox.
+    // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox.
+    // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
+    // Every test browser is 127.0.0.1: the per-IP mail limit would stop the suite.
+    ...(e2e ? { SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`, EMAIL_IP_LIMIT: '100000' } : {}),
+    // "Google" is the local OIDC stand-in (e2e/support/oidcProvider.ts), which signs in
+    // alice@example.com with no login page.
+    SOCIAL_PROVIDERS: JSON.stringify({
+      google: {
+        clientId: devSocialClient.clientId,
+        clientSecret: devSocialClient.clientSecret,
+        issuer: origins.idp,
+      },
+    }),
     TOKENS: JSON.stringify({
       [devToken.chainId]: [
         {
@@ -152,6 +178,21 @@ async function main() {
       if (created.status !== 0)
         throw new Error(`Could not create the e2e project ${project.id}: ${created.stderr}`)
     }
+  }
+
+  idp = await createOidcProvider({
+    port: ports.idp,
+    clients: [
+      {
+        clientId: devSocialClient.clientId,
+        clientSecret: devSocialClient.clientSecret,
+        redirectUris: [devSocialClient.redirectUri],
+      },
+    ],
+  })
+  if (e2e) {
+    mail = await createMailCatcher({ port: ports.smtp })
+    await listen(createMailListing(mail), ports.mail)
   }
 
   run('api', bin('tsx'), ['apps/api/src/server.ts'], apiEnv)
@@ -208,10 +249,25 @@ Porthole is running (Ctrl-C stops it):
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
   dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
   WC relay       ${relayUrl}   a local WalletConnect relay
-  mail outbox    ${origins.api}/dev/outbox   login codes (no SMTP server in dev)
+  mail outbox    ${origins.api}/dev/outbox   login codes (no SMTP server in dev)${e2e ? `\n  mail caught    ${origins.mail}/messages   (SMTP catcher on ${ports.smtp})` : ''}
+  "Google"       ${origins.idp}   a local OIDC stand-in: signs in alice@example.com
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)
+}
+
+/** e2e: the caught mail as JSON (`GET /messages`), newest last, for the tests in other processes. */
+function createMailListing(catcher: MailCatcher): Server {
+  return createServer((request, response) => {
+    if (request.method !== 'GET' || !request.url?.startsWith('/messages')) {
+      response.writeHead(404).end()
+      return
+    }
+    const messages = catcher
+      .messages()
+      .map(({ from, to, subject, text, date }) => ({ from, to, subject, text, date }))
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages))
+  })
 }
 
 /** The demo's sign-in settings, as the `data-siwx` attribute (HTML-escaped JSON). */

@@ -1,0 +1,262 @@
+/**
+ * Embedded wallets (issue 5) on the dev stack: email login with the code from
+ * a real SMTP catcher, a new device verified by email, storage loss restoring
+ * the same address, social login through the OIDC stand-in for Google, and
+ * every signature only after Approve is clicked in the secure frame.
+ */
+import { randomBytes } from 'node:crypto'
+import { expect, type FrameLocator, test } from '@playwright/test'
+import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import {
+  approveButton,
+  approveDevice,
+  freshEmail,
+  loginWithEmail,
+  type ProviderWindow,
+  pendingOutcome,
+  rejectButton,
+  secureFrame,
+  secureFrameOf,
+  settled,
+  startRequest,
+} from './embeddedFixtures.ts'
+import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
+import { anvil, anvilUrl, localChain, workerKey } from './support/anvil.ts'
+import { mailCount, waitForApprovalLink, waitForCode } from './support/stackMail.ts'
+
+/**
+ * Continue on an email asked for moments ago: within 30 s the API refuses
+ * with the seed's message (SECURITY.md 13), which must show; the test waits
+ * the seconds it names, then continues.
+ */
+async function continueAfterThrottle(frame: FrameLocator) {
+  const continueButton = frame.getByRole('button', { name: 'Continue' })
+  await continueButton.click()
+  const alert = frame.getByRole('alert')
+  await expect(alert).toHaveText(/^Please try again after \d+ seconds$/)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const text = (await alert.count()) ? ((await alert.textContent()) ?? '') : ''
+    const seconds = Number(text.match(/after (\d+) seconds/)?.[1])
+    if (!seconds) return
+    expect(seconds).toBeLessThanOrEqual(30)
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 300))
+    await continueButton.click()
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+  }
+}
+
+test.describe('email login', () => {
+  test('code from the mail → connected; Account shows the address; a reload stays connected', async ({
+    page,
+  }) => {
+    await openHost(page)
+    const email = freshEmail('login')
+    const address = await loginWithEmail(page, email)
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect((await hostState(page)).connector).toBe('Email wallet')
+
+    await openModal(page)
+    await expect(
+      widget(page).getByText(`${address.slice(0, 4)}…${address.slice(-6)}`),
+    ).toBeVisible()
+
+    await page.reload()
+    await page.waitForFunction(() => typeof (window as Partial<ProviderWindow>).Wallet === 'object')
+    await expect
+      .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
+      .toBe('connected')
+    expect((await hostState(page)).address).toBe(address)
+  })
+
+  test('a new device must be approved by email; it gets the same address', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    await openHost(page)
+    const email = freshEmail('device')
+    const address = await loginWithEmail(page, email)
+
+    const context = await browser.newContext()
+    const other = await context.newPage()
+    await openHost(other)
+    await openModal(other)
+    const since = await mailCount()
+    await widget(other).getByPlaceholder('Email').fill(email)
+    await continueAfterThrottle(widget(other))
+    await expect(widget(other).getByText('Approve this device', { exact: true })).toBeVisible()
+    // Nothing is released before the link is followed: no code mail was sent.
+    await approveDevice(context, await waitForApprovalLink(email, since))
+    const code = await waitForCode(email, since)
+    await widget(other).getByLabel('Code from the email').fill(code)
+    await expect
+      .poll(async () => (await hostState(other)).status, { timeout: 20_000 })
+      .toBe('connected')
+    expect((await hostState(other)).address).toBe(address)
+    await context.close()
+  })
+
+  test('inv-16 clearing the secure frame’s storage logs out; logging in again restores the same address', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000)
+    await openHost(page)
+    const email = freshEmail('storage')
+    const address = await loginWithEmail(page, email)
+
+    await secureFrameOf(page).evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          // Close what the frame holds open first, or the deletion waits on it.
+          const names = indexedDB.databases()
+          void names.then(async (list) => {
+            for (const { name } of list) {
+              if (!name) continue
+              await new Promise<void>((done) => {
+                const request = indexedDB.deleteDatabase(name)
+                request.onsuccess = () => done()
+                request.onerror = () => reject(request.error)
+                request.onblocked = () => done()
+              })
+            }
+            localStorage.clear()
+            resolve()
+          })
+        }),
+    )
+    await page.reload()
+    await page.waitForFunction(() => typeof (window as Partial<ProviderWindow>).Wallet === 'object')
+    // Give the reconnect its chance; it must not find a session.
+    await page.waitForTimeout(2_000)
+    expect((await hostState(page)).status).toBe('disconnected')
+
+    await openModal(page)
+    const since = await mailCount()
+    await widget(page).getByPlaceholder('Email').fill(email)
+    await continueAfterThrottle(widget(page))
+    await approveDevice(page.context(), await waitForApprovalLink(email, since))
+    await widget(page)
+      .getByLabel('Code from the email')
+      .fill(await waitForCode(email, since))
+    await expect
+      .poll(async () => (await hostState(page)).address, { timeout: 20_000 })
+      .toBe(address)
+  })
+})
+
+test.describe('social login', () => {
+  test('Google (the OIDC stand-in) in a popup → connected; the same user gets the same address again', async ({
+    page,
+    browser,
+  }) => {
+    await openHost(page)
+    await openModal(page)
+    const popup = page.waitForEvent('popup')
+    await widget(page).getByRole('button', { name: 'Google' }).click()
+    await (await popup).waitForURL(/\/auth\/v1\/social\/callback/, { timeout: 20_000 })
+    await expect
+      .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
+      .toBe('connected')
+    const { address } = await hostState(page)
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+
+    // Another browser: the provider's login verifies the device, and the wallet is the same.
+    const context = await browser.newContext()
+    const other = await context.newPage()
+    await openHost(other)
+    await openModal(other)
+    await widget(other).getByRole('button', { name: 'Google' }).click()
+    await expect
+      .poll(async () => (await hostState(other)).address, { timeout: 30_000 })
+      .toBe(address)
+    await context.close()
+  })
+})
+
+test.describe('approvals', () => {
+  test('a message is signed only after Approve in the secure frame; the origin shown is the browser’s', async ({
+    page,
+  }) => {
+    await openHost(page)
+    const address = await loginWithEmail(page, freshEmail('sign'))
+    const message = 'Porthole approval test'
+    await startRequest(page, 'personal_sign', [
+      `0x${Buffer.from(message).toString('hex')}`,
+      address,
+    ])
+    await expect(secureFrame(page).getByText(message)).toBeVisible()
+    await expect(secureFrame(page).getByText(origins.demo)).toBeVisible()
+    await page.waitForTimeout(1_500)
+    expect(await settled(page)).toBe(false)
+
+    await expect(approveButton(page)).toBeEnabled()
+    await approveButton(page).click()
+    const outcome = await pendingOutcome(page)
+    expect(outcome.error).toBeUndefined()
+    expect(await verifyMessage({ address, message, signature: outcome.result as Hex })).toBe(true)
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+  })
+
+  test('a transaction lands on anvil only after Approve; Reject answers 4001 and sends nothing', async ({
+    page,
+  }) => {
+    await openHost(page)
+    const address = await loginWithEmail(page, freshEmail('send'))
+    // Fund the embedded wallet from this worker's dev account.
+    const funder = createWalletClient({
+      account: privateKeyToAccount(workerKey(test.info().workerIndex)),
+      chain: localChain,
+      transport: http(anvilUrl),
+    })
+    const funding = await funder.sendTransaction({ to: address, value: parseEther('1') })
+    await anvil.waitForTransactionReceipt({ hash: funding })
+
+    const recipient = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address
+    const transaction = {
+      from: address,
+      to: recipient,
+      value: `0x${parseEther('0.25').toString(16)}`,
+    }
+
+    // Reject first: 4001, and nothing is sent.
+    await startRequest(page, 'eth_sendTransaction', [transaction])
+    await expect(rejectButton(page)).toBeVisible()
+    await rejectButton(page).click()
+    expect((await pendingOutcome(page)).error?.code).toBe(4001)
+    expect(await anvil.getTransactionCount({ address })).toBe(0)
+
+    // Then approve: the transaction lands, with exactly the amount shown.
+    await startRequest(page, 'eth_sendTransaction', [transaction])
+    await expect(secureFrame(page).getByText('0.25')).toBeVisible()
+    await expect(approveButton(page)).toBeEnabled()
+    await approveButton(page).click()
+    const outcome = await pendingOutcome(page)
+    expect(outcome.error).toBeUndefined()
+    const receipt = await anvil.waitForTransactionReceipt({ hash: outcome.result as Hex })
+    expect(receipt.status).toBe('success')
+    expect(await anvil.getBalance({ address: recipient })).toBe(parseEther('0.25'))
+  })
+
+  test('an unsafe call with no click never executes: closing the modal answers 4001', async ({
+    page,
+  }) => {
+    await openHost(page)
+    const address = await loginWithEmail(page, freshEmail('noclick'))
+    await startRequest(page, 'personal_sign', ['0x68656c6c6f', address])
+    await expect(approveButton(page)).toBeVisible()
+    await page.waitForTimeout(2_000)
+    expect(await settled(page)).toBe(false)
+    await page.evaluate(() => (window as unknown as ProviderWindow).Wallet.close())
+    expect((await pendingOutcome(page)).error?.code).toBe(4001)
+  })
+
+  test('a method on neither list gets the seed’s error', async ({ page }) => {
+    await openHost(page)
+    await loginWithEmail(page, freshEmail('unknown'))
+    await startRequest(page, 'eth_sign', ['0x00', '0x00'])
+    expect((await pendingOutcome(page)).error?.message).toContain(
+      'Requested RPC call is not allowed',
+    )
+  })
+})

@@ -1,0 +1,96 @@
+/** Embedded-wallet e2e helpers: login by email, the secure frame, and requests left pending on the page. */
+import { randomBytes } from 'node:crypto'
+import {
+  type BrowserContext,
+  expect,
+  type Frame,
+  type FrameLocator,
+  type Page,
+} from '@playwright/test'
+import type { Address } from 'viem'
+import { hostState, openModal, origins, widget } from './fixtures.ts'
+import { mailCount, waitForCode } from './support/stackMail.ts'
+
+export type ProviderWindow = Window & {
+  Wallet: {
+    provider: { request(args: { method: string; params?: unknown }): Promise<unknown> }
+    disconnect(): Promise<void>
+    close(): Promise<void>
+  }
+}
+
+/** A fresh address per test: the API keeps one user per email. */
+export const freshEmail = (label: string) =>
+  `${label}-${randomBytes(4).toString('hex')}@example.com`.toLowerCase()
+
+/** The secure frame inside the widget, by its accessible title. */
+export const secureFrame = (page: Page): FrameLocator =>
+  widget(page).frameLocator('iframe[title="Porthole secure frame"]')
+
+/** The secure frame as a Playwright frame, to run code in its own origin (its storage). */
+export function secureFrameOf(page: Page): Frame {
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(origins.secure))
+  if (!frame) throw new Error('The secure frame is not loaded')
+  return frame
+}
+
+/** Email → code from the caught mail → connected; returns the address the host sees. */
+export async function loginWithEmail(page: Page, email: string): Promise<Address> {
+  await openModal(page)
+  const since = await mailCount()
+  const form = widget(page)
+  await form.getByPlaceholder('Email').fill(email)
+  await form.getByRole('button', { name: 'Continue' }).click()
+  await expect(form.getByText(`Enter the code we sent to ${email}`)).toBeVisible()
+  const code = await waitForCode(email, since)
+  await form.getByLabel('Code from the email').fill(code)
+  await expect
+    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
+    .toBe('connected')
+  const { address } = await hostState(page)
+  if (!address) throw new Error('Connected without an address')
+  return address as Address
+}
+
+/** Follows a device approval link as the user would: the page, then its Approve button. */
+export async function approveDevice(context: BrowserContext, link: string) {
+  const page = await context.newPage()
+  await page.goto(link)
+  await page.getByRole('button', { name: /approve/i }).click()
+  await expect(page.getByRole('heading', { name: 'This device is approved' })).toBeVisible()
+  await page.close()
+}
+
+/** The request's promise is kept on the page so the test can look at it later. */
+export async function startRequest(page: Page, method: string, params: unknown) {
+  await page.evaluate(
+    ({ method, params }) => {
+      const target = window as unknown as ProviderWindow & { pending?: unknown }
+      target.pending = target.Wallet.provider.request({ method, params }).then(
+        (result) => ({ result }),
+        (error: { code?: number; message?: string }) => ({
+          error: { code: error.code, message: error.message },
+        }),
+      )
+    },
+    { method, params },
+  )
+}
+
+export type Outcome = { result?: unknown; error?: { code?: number; message?: string } }
+export const pendingOutcome = (page: Page) =>
+  page.evaluate(() => (window as unknown as { pending: Promise<Outcome> }).pending)
+
+/** Whether the pending request has settled yet (without waiting for it). */
+export const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { pending: Promise<unknown> }).pending.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 50)),
+    ]),
+  )
+
+export const approveButton = (page: Page) =>
+  secureFrame(page).getByRole('button', { name: 'Approve' })
+export const rejectButton = (page: Page) =>
+  secureFrame(page).getByRole('button', { name: 'Reject' })
