@@ -64,9 +64,9 @@ test.describe('Connect', () => {
     // The dev project offers email and Google login above the wallets; the
     // first control of the view, the email field, has focus.
     await expect(frame.getByRole('textbox', { name: 'Email' })).toBeFocused()
-    await expect(
-      frame.getByRole('list', { name: 'Social logins' }).getByRole('button'),
-    ).toHaveText(['Google'])
+    await expect(frame.getByRole('list', { name: 'Social logins' }).getByRole('button')).toHaveText(
+      ['Google'],
+    )
     // The logos load from the API.
     await expect
       .poll(() =>

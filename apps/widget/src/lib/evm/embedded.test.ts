@@ -95,3 +95,33 @@ describe('withApproval', () => {
     expect(store.getState().history).toEqual(['Connect'])
   })
 })
+
+describe('withApproval, two requests at once', () => {
+  test('inv-06 the first settling leaves the second waiting on ApproveTransaction', async () => {
+    const first = deferred()
+    const second = deferred()
+    const a = withApproval('personal_sign', first.send)
+    const b = withApproval('eth_sendTransaction', second.send)
+    expect(store.getState().history).toEqual(['ApproveTransaction'])
+    first.resolve('0xa')
+    await expect(a).resolves.toBe('0xa')
+    expect(store.getState().open).toBe(true)
+    expect(currentView(store.getState())).toBe('ApproveTransaction')
+    expect(second.signal()?.aborted).toBe(false)
+    second.resolve('0xb')
+    await expect(b).resolves.toBe('0xb')
+    expect(store.getState().open).toBe(false)
+    expect(store.getState().approval).toBeNull()
+  })
+
+  test('inv-17 closing the modal cancels both', async () => {
+    const first = deferred()
+    const second = deferred()
+    const a = withApproval('personal_sign', first.send)
+    const b = withApproval('personal_sign', second.send)
+    router.close()
+    await expect(a).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    await expect(b).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(store.getState().approval).toBeNull()
+  })
+})

@@ -41,22 +41,29 @@ function fromCaip2(chainId: string): number | null {
   return namespace === 'eip155' && Number.isSafeInteger(id) ? id : null
 }
 
+/** Approvals waiting in the frame (it shows one at a time), and where the modal was before the first. */
+let waiting = 0
+let before: Pick<WidgetState, 'open' | 'history'> | null = null
+
 /**
  * Runs `send` while ApproveTransaction shows. The modal opens on that view (or
- * pushes it when open); once the request settles the modal goes back to where
- * it was. Closing the modal or navigating away aborts `send`'s signal, which
- * cancels the request in the frame, and answers 4001.
+ * pushes it when open); once the last waiting request settles the modal goes
+ * back to where it was. Closing the modal or navigating away aborts `send`'s
+ * signal, which cancels the request in the frame, and answers 4001.
  */
 export async function withApproval<result>(
   method: string,
   send: (signal: AbortSignal) => Promise<result>,
   target: Store<WidgetState> = store,
 ): Promise<result> {
-  const { open: wasOpen, history: before } = target.getState()
   const controller = new AbortController()
+  if (waiting++ === 0) {
+    const { open, history } = target.getState()
+    before = { open, history }
+    if (open) router.navigate('ApproveTransaction')
+    else router.open('ApproveTransaction')
+  }
   target.setState({ approval: { method } })
-  if (wasOpen) router.navigate('ApproveTransaction')
-  else router.open('ApproveTransaction')
   const unsubscribe = target.subscribe(() => {
     const state = target.getState()
     if (!state.open || currentView(state) !== 'ApproveTransaction') controller.abort()
@@ -69,11 +76,13 @@ export async function withApproval<result>(
     throw error
   } finally {
     unsubscribe()
-    target.setState({ approval: null })
-    // Back to where the modal was (closed, or on the view that asked),
-    // unless the user already went elsewhere.
-    if (currentView(target.getState()) === 'ApproveTransaction')
-      target.setState({ open: wasOpen, history: before })
+    if (--waiting === 0) {
+      target.setState({ approval: null })
+      // Back to where the modal was (closed, or on the view that asked),
+      // unless the user already went elsewhere.
+      if (before && currentView(target.getState()) === 'ApproveTransaction') target.setState(before)
+      before = null
+    }
   }
 }
 

@@ -1,0 +1,176 @@
+/**
+ * SECURITY.md 6, 7 and 8 in the browser, with an email wallet on the dev
+ * stack: only a real click on the secure frame's own Approve, while the frame
+ * is visible and armed, runs a signature; the approval binds to the request it
+ * shows; and the origin shown is the browser's.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import type { Address, Hex } from 'viem'
+import { verifyMessage } from 'viem'
+import {
+  approveButton,
+  freshEmail,
+  loginWithEmail,
+  pendingOutcome,
+  rejectButton,
+  secureFrame,
+  secureFrameOf,
+  settled,
+  startRequest,
+} from '../embeddedFixtures.ts'
+import { openHost, origins } from '../fixtures.ts'
+
+const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`
+
+async function signedIn(page: Page): Promise<Address> {
+  await openHost(page)
+  return loginWithEmail(page, freshEmail('inv06'))
+}
+
+test.describe('inv-06 approval', () => {
+  test('a synthetic click, a dispatched event and posted "approve" messages do nothing', async ({
+    page,
+  }) => {
+    const address = await signedIn(page)
+    await startRequest(page, 'personal_sign', [hex('only a real click'), address])
+    await expect(approveButton(page)).toBeEnabled()
+
+    await secureFrameOf(page).evaluate(() => {
+      const approve = [...document.querySelectorAll('button')].find(
+        (button) => button.textContent?.trim() === 'Approve',
+      )
+      approve?.click()
+      approve?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))
+      approve?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
+    })
+    // The host posts approvals at the widget and at the secure frame, in every shape it can.
+    await page.evaluate(() => {
+      const widget = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      const targets = [widget?.contentWindow, widget?.contentWindow?.frames[0]]
+      for (const target of targets)
+        for (const data of [
+          'approve',
+          { type: 'approve' },
+          { porthole: 1, kind: 'response', id: 'x', result: '0x' },
+          { action: 'APPROVE', approved: true },
+        ])
+          target?.postMessage(data, '*')
+    })
+    await page.waitForTimeout(1_500)
+    expect(await settled(page)).toBe(false)
+
+    await approveButton(page).click()
+    const outcome = await pendingOutcome(page)
+    expect(
+      await verifyMessage({
+        address,
+        message: 'only a real click',
+        signature: outcome.result as Hex,
+      }),
+    ).toBe(true)
+  })
+
+  test('approving request A never answers request B; B is shown afresh and can be rejected', async ({
+    page,
+  }) => {
+    const address = await signedIn(page)
+    await page.evaluate(
+      ({ address, a, b }) => {
+        const target = window as unknown as {
+          Wallet: {
+            provider: { request(args: { method: string; params: unknown }): Promise<unknown> }
+          }
+          outcomes: Record<string, unknown>
+        }
+        target.outcomes = {}
+        const run = (name: string, message: string) =>
+          target.Wallet.provider
+            .request({ method: 'personal_sign', params: [message, address] })
+            .then(
+              (result) => {
+                target.outcomes[name] = { result }
+              },
+              (error: { code?: number }) => {
+                target.outcomes[name] = { error: error.code }
+              },
+            )
+        void run('a', a)
+        void run('b', b)
+      },
+      { address, a: hex('request A'), b: hex('request B') },
+    )
+    const outcomes = () =>
+      page.evaluate(() => (window as unknown as { outcomes: Record<string, unknown> }).outcomes)
+
+    await expect(secureFrame(page).getByText('request A')).toBeVisible()
+    await expect(approveButton(page)).toBeEnabled()
+    await approveButton(page).click()
+    await expect.poll(async () => Object.keys(await outcomes())).toEqual(['a'])
+    const { a } = (await outcomes()) as { a: { result: Hex } }
+    expect(await verifyMessage({ address, message: 'request A', signature: a.result })).toBe(true)
+
+    // B now shows, and its Approve arms again from zero: nothing carried over from A.
+    await expect(secureFrame(page).getByText('request B')).toBeVisible()
+    await expect(approveButton(page)).toBeDisabled()
+    await rejectButton(page).click()
+    await expect.poll(async () => (await outcomes()).b).toEqual({ error: 4001 })
+  })
+})
+
+test.describe('inv-07 clickjacking', () => {
+  test('Approve is disabled while the host makes the frame translucent or covers it, and re-arms after', async ({
+    page,
+  }) => {
+    const address = await signedIn(page)
+    await startRequest(page, 'personal_sign', [hex('covered'), address])
+    await expect(approveButton(page)).toBeEnabled()
+
+    await page.evaluate(() => {
+      const widget = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      if (widget) widget.style.opacity = '0.5'
+    })
+    await expect(approveButton(page)).toBeDisabled()
+    await page.waitForTimeout(1_000)
+    await expect(approveButton(page)).toBeDisabled()
+
+    await page.evaluate(() => {
+      const widget = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      if (widget) widget.style.opacity = ''
+      // The same stacking level, later in the page: drawn over the widget.
+      const cover = document.createElement('div')
+      cover.id = 'cover'
+      cover.style.cssText =
+        'position:fixed;inset:0;z-index:2147483647;background:rgba(255,255,255,0.01);pointer-events:none'
+      document.body.append(cover)
+    })
+    await page.waitForTimeout(1_000)
+    await expect(approveButton(page)).toBeDisabled()
+
+    await page.evaluate(() => document.getElementById('cover')?.remove())
+    await expect(approveButton(page)).toBeEnabled()
+    expect(await settled(page)).toBe(false)
+    await approveButton(page).click()
+    expect((await pendingOutcome(page)).error).toBeUndefined()
+  })
+})
+
+test.describe('inv-08 honest origin', () => {
+  test('the approval names the origin the browser reports, for each allowed host', async ({
+    page,
+  }) => {
+    const address = await signedIn(page)
+    await startRequest(page, 'personal_sign', [hex('which site?'), address])
+    await expect(secureFrame(page).getByText(origins.demo, { exact: true })).toBeVisible()
+    await rejectButton(page).click()
+    expect((await pendingOutcome(page)).error?.code).toBe(4001)
+
+    // The same wallet from the other allowed origin shows that origin instead.
+    const other = 'http://localhost:5170'
+    await openHost(page, { origin: other })
+    const otherAddress = await loginWithEmail(page, freshEmail('inv08'))
+    await startRequest(page, 'personal_sign', [hex('which site?'), otherAddress])
+    await expect(secureFrame(page).getByText(other, { exact: true })).toBeVisible()
+    await expect(secureFrame(page).getByText(origins.demo, { exact: true })).toHaveCount(0)
+    await rejectButton(page).click()
+  })
+})
