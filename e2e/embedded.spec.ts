@@ -260,3 +260,30 @@ test.describe('approvals', () => {
     )
   })
 })
+
+test.describe('sign-in with an embedded wallet', () => {
+  test('signs in during connect with one approval in the secure frame; the backend accepts the session', async ({
+    page,
+  }) => {
+    await openHost(page, { siwx: 'required' })
+    const address = await loginWithEmail(page, freshEmail('siwx'))
+    // No Sign click in the widget: the secure frame shows the sign-in message at once.
+    await expect(
+      secureFrame(page).getByText(/wants you to sign in with your Ethereum account/),
+    ).toBeVisible()
+    await expect(secureFrame(page).getByText(origins.demo, { exact: true })).toBeVisible()
+    await expect(approveButton(page)).toBeEnabled()
+    await approveButton(page).click()
+    await expect
+      .poll(async () => (await hostState(page)).session, { timeout: 15_000 })
+      .not.toBeNull()
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    const { session } = (await hostState(page)) as { session: { data: { token: string } } }
+    const check = await fetch(
+      `http://127.0.0.1:5173/siwx/sessions/check?projectId=porthole-dev&origin=${encodeURIComponent(origins.demo)}`,
+      { headers: { authorization: `Bearer ${session.data.token}` } },
+    )
+    expect(check.status).toBe(200)
+    expect(JSON.stringify(await check.json()).toLowerCase()).toContain(address.toLowerCase())
+  })
+})

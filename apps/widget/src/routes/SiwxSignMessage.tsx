@@ -1,5 +1,5 @@
 import { truncate } from '@porthole/chains/Address'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { Notice } from '../components/Notice.js'
@@ -11,6 +11,9 @@ import { t } from '../lib/i18n.js'
 import { messageOf } from '../lib/walletErrors.js'
 
 type Status = 'idle' | 'authenticating' | 'declined' | 'error'
+
+/** The accounts (`chainId:address`) the embedded wallet has already been asked to sign in with. */
+const autoSignedIn = new Set<string>()
 
 /**
  * The sign-in request: the site's origin as the browser reported it, its
@@ -27,7 +30,6 @@ export function SiwxSignMessage() {
   const [smartAccount, setSmartAccount] = useState(false)
 
   const embeddedWallet = useStore((state) => state.connection.connectorId === embeddedConnectorId)
-  const started = useRef(false)
 
   useEffect(() => {
     let live = true
@@ -52,9 +54,13 @@ export function SiwxSignMessage() {
 
   // The embedded wallet signs in during connect with one approval, in the
   // secure frame (which shows this message): no Sign click here first.
+  // Once per account and network: the view remounts when the approval shows
+  // over it, and a declined request leaves Sign to the user.
+  const chainId = useStore((state) => state.connection.chainId)
   useEffect(() => {
-    if (!embeddedWallet || started.current) return
-    started.current = true
+    const key = `${chainId}:${address}`
+    if (!embeddedWallet || !address || autoSignedIn.has(key)) return
+    autoSignedIn.add(key)
     sign()
   })
 
