@@ -90,7 +90,9 @@ function measureSizes() {
     initial.raw,
     'B',
   )
-  record('widget initial JS gzip', initial.gzip, 'B', 135 * 1024)
+  // 140 KiB since issue 5: the Connect view's email and social logins (their code is
+  // a lazy chunk; their copy and the secure frame's placement are not).
+  record('widget initial JS gzip', initial.gzip, 'B', 140 * 1024)
   record('widget initial JS brotli', initial.brotli, 'B')
 
   // What using an EVM connector adds: the EVM layer (wagmi, viem) and its views,

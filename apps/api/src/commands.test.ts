@@ -248,3 +248,54 @@ describe('npm run project -- list', () => {
     expect(result.out).toMatch(/\n {2}eip155: 1 11155111 .* 31337\n {2}solana: /)
   })
 })
+
+describe('npm run project -- set-features', () => {
+  test('turns email on and sets the social logins, keeping the other features', async () => {
+    await run('create', '--id', 'logins', '--name', 'L')
+    const result = await run(
+      'set-features',
+      '--id',
+      'logins',
+      '--email',
+      'true',
+      '--socials',
+      'google, github,google',
+    )
+    expect(result).toMatchObject({ code: 0, err: '' })
+    expect(result.out).toContain("Updated the logins of 'logins'.")
+    expect((await getProject(testDb.db, 'logins'))?.features).toEqual({
+      email: true,
+      socials: ['google', 'github'],
+      onramp: false,
+      swaps: false,
+      history: false,
+      analytics: true,
+    })
+    // One at a time: the other stays as it was.
+    await run('set-features', '--id', 'logins', '--socials', '')
+    expect((await getProject(testDb.db, 'logins'))?.features).toMatchObject({
+      email: true,
+      socials: [],
+    })
+    await run('set-features', '--id', 'logins', '--email', 'false')
+    expect((await getProject(testDb.db, 'logins'))?.features).toMatchObject({
+      email: false,
+      socials: [],
+    })
+  })
+
+  test.each([
+    [['set-features', '--id', 'logins', '--socials', 'google,myspace'], /Unknown social login/],
+    [['set-features', '--id', 'logins', '--email', 'yes'], /--email must be true or false/],
+    [['set-features', '--id', 'logins'], /Give --email, --socials or both/],
+    [['set-features', '--email', 'true'], /--id is required/],
+    [['set-features', '--id', 'nobody', '--email', 'true'], /No project with id 'nobody'/],
+  ])('refuses %j and changes nothing', async (argv, message) => {
+    await run('create', '--id', 'logins', '--name', 'L')
+    const before = (await getProject(testDb.db, 'logins'))?.features
+    const result = await run(...argv)
+    expect(result.code).toBe(1)
+    expect(result.err).toMatch(message)
+    expect((await getProject(testDb.db, 'logins'))?.features).toEqual(before)
+  })
+})

@@ -2,7 +2,13 @@ import { parseArgs } from 'node:util'
 import type { Db } from './db/db.js'
 import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './errors.js'
 import { describeKnownNetworks, splitNetworkList } from './networks.js'
-import { createProject, listProjects, setProjectNetworks, setProjectOrigins } from './projects.js'
+import {
+  createProject,
+  listProjects,
+  setProjectLogins,
+  setProjectNetworks,
+  setProjectOrigins,
+} from './projects.js'
 import type { Project } from './schemas.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
@@ -23,6 +29,10 @@ Commands:
   set-networks --id ID --networks NETWORK,...
       Replace the networks the widget offers, as CAIP-2 ids separated by commas
       (eip155:31337,eip155:1,eip155:8453); the first is the default network.
+  set-features --id ID [--email true|false] [--socials PROVIDER,...]
+      Turn email login on or off and choose the social logins Connect shows
+      (google,github,apple,facebook,x,discord; an empty value shows none).
+      Each provider must also be configured on the API (SOCIAL_PROVIDERS).
   help
       Show this text.
 
@@ -121,6 +131,37 @@ export async function runProjectCommand(
         if (values.networks === undefined) throw new UsageError('--networks is required')
         const project = await setProjectNetworks(db, id, splitNetworkList(values.networks))
         out(`Updated the networks of '${project.id}'.`)
+        out(describe(project))
+        return 0
+      }
+      case 'set-features': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              email: { type: 'string' },
+              socials: { type: 'string' },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        if (values.email === undefined && values.socials === undefined)
+          throw new UsageError('Give --email, --socials or both')
+        if (values.email !== undefined && values.email !== 'true' && values.email !== 'false')
+          throw new UsageError(`--email must be true or false, not '${values.email}'`)
+        const project = await setProjectLogins(db, id, {
+          email: values.email === undefined ? undefined : values.email === 'true',
+          socials:
+            values.socials === undefined
+              ? undefined
+              : values.socials
+                  .split(',')
+                  .map((provider) => provider.trim())
+                  .filter(Boolean),
+        })
+        out(`Updated the logins of '${project.id}'.`)
         out(describe(project))
         return 0
       }

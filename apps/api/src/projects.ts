@@ -1,4 +1,10 @@
-import { defaultNetworks, Features, ProjectId } from '@porthole/protocol/Api'
+import {
+  defaultNetworks,
+  Features,
+  ProjectId,
+  SocialProvider,
+  socialProviders,
+} from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Queryable } from './db/db.js'
 import { ProjectError } from './errors.js'
@@ -112,6 +118,37 @@ export async function setProjectNetworks(
      WHERE id = $1
      RETURNING ${columns}`,
     [id, JSON.stringify(parsed)],
+  )
+  if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  return fromRow(row)
+}
+
+/**
+ * Turns a project's email and social logins on or off (the other features
+ * are kept). `socials` are the providers Connect shows, in order.
+ */
+export async function setProjectLogins(
+  db: Queryable,
+  id: string,
+  logins: { email?: boolean | undefined; socials?: readonly string[] | undefined },
+): Promise<Project> {
+  const socials =
+    logins.socials === undefined
+      ? undefined
+      : z.array(SocialProvider).safeParse([...new Set(logins.socials)])
+  if (socials && !socials.success)
+    throw new ProjectError(
+      `Unknown social login in '${logins.socials?.join(',')}': use ${socialProviders.join(', ')}`,
+    )
+  const [row] = await db.query(
+    `UPDATE projects SET
+       features = features
+         || CASE WHEN $2::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('email', $2::boolean) END
+         || CASE WHEN $3::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('socials', $3::jsonb) END,
+       updated_at = now()
+     WHERE id = $1
+     RETURNING ${columns}`,
+    [id, logins.email ?? null, socials ? JSON.stringify(socials.data) : null],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
   return fromRow(row)
