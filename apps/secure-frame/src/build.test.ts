@@ -127,3 +127,13 @@ describe('inv-18 build', () => {
     expect(bundle.join('\n')).not.toContain('widget.localhost')
   }, 60_000)
 })
+
+describe('inv-02 build', () => {
+  test("no message is posted with target origin '*'", () => {
+    const code = scripts().join('\n')
+    expect(code).toMatch(/postMessage\(/)
+    // A literal '*' as postMessage's target origin, in any quoting the minifier may choose.
+    expect(code).not.toMatch(/postMessage\([^()]*,\s*["'`]\*["'`]/)
+    expect(code).not.toMatch(/targetOrigin\s*:\s*["'`]\*["'`]/)
+  })
+})
