@@ -135,8 +135,8 @@ async function main() {
     // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox.
     // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
-    // Every test browser is 127.0.0.1: the per-IP mail limit would stop the suite.
-    ...(e2e ? { SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`, EMAIL_IP_LIMIT: '100000' } : {}),
+    // Every test browser is 127.0.0.1: the per-IP login limits would stop the suite.
+    ...(e2e ? { SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`, IP_LIMIT_SCALE: '1000' } : {}),
     // "Google" is the local OIDC stand-in (e2e/support/oidcProvider.ts), which signs in
     // alice@example.com with no login page.
     SOCIAL_PROVIDERS: JSON.stringify({

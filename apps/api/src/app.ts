@@ -113,7 +113,10 @@ export function createApp({
   app.route('/', createTokensRoutes({ db, config }))
   app.route('/', createSiwxRoutes({ db, config, verifySignature }))
   app.route('/', createAuthRoutes({ db, config, mailer, now, onError }))
-  app.route('/', createEmailUpdateRoutes({ db, mailer, now, onError }))
+  app.route(
+    '/',
+    createEmailUpdateRoutes({ db, mailer, now, onError, ipLimitScale: config.ipLimitScale }),
+  )
   app.route('/', createSharesRoutes({ db, config, now }))
   app.route('/', createSocialRoutes({ db, config, now, onError, fetch }))
   if (config.devOutbox) {

@@ -55,7 +55,7 @@ export const defaults = {
   seedDevProject: true,
   mailFrom: 'Porthole <no-reply@porthole.localhost>',
   devOutbox: false,
-  emailIpLimit: 10,
+  ipLimitScale: 1,
   publicApiUrl: 'http://api.localhost:5173',
   secureFrameOrigin: 'http://secure.localhost:5172',
 } as const
@@ -200,11 +200,12 @@ export const ConfigSchema = z.strictObject({
   /** Whether `GET /dev/outbox` serves the dev outbox (development only). */
   devOutbox: z.boolean(),
   /**
-   * Login mails one IP address may ask for in 10 minutes (SECURITY.md 13).
-   * Behind a reverse proxy every visitor shares its address: raise it there,
-   * and in test stacks where every browser is 127.0.0.1.
+   * Multiplies every per-IP limit of the login endpoints (mails, code checks,
+   * device polls, social starts; SECURITY.md 13). Behind a reverse proxy
+   * every visitor shares its address: raise it there, and in test stacks
+   * where every browser is 127.0.0.1.
    */
-  emailIpLimit: z.number().int().min(1).max(1_000_000),
+  ipLimitScale: z.number().int().min(1).max(100_000),
   /**
    * The API as browsers and mail readers reach it, without a trailing slash:
    * device-approval links and the OAuth redirect URI
@@ -324,14 +325,14 @@ const EnvSchema = z.object({
       .transform((value) => value === 'true')
       .default(defaults.devOutbox),
   ),
-  EMAIL_IP_LIMIT: z.preprocess(
+  IP_LIMIT_SCALE: z.preprocess(
     unset,
     z
       .string()
-      .regex(/^[1-9]\d{0,6}$/, { error: 'must be a whole number from 1 to 1000000' })
+      .regex(/^[1-9]\d{0,5}$/, { error: 'must be a whole number from 1 to 100000' })
       .transform(Number)
-      .pipe(z.number().max(1_000_000, { error: 'must be a whole number from 1 to 1000000' }))
-      .default(defaults.emailIpLimit),
+      .pipe(z.number().max(100_000, { error: 'must be a whole number from 1 to 100000' }))
+      .default(defaults.ipLimitScale),
   ),
   PUBLIC_API_URL: z.preprocess(
     unset,
@@ -405,7 +406,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     SMTP_URL: env.SMTP_URL,
     MAIL_FROM: env.MAIL_FROM,
     DEV_OUTBOX: env.DEV_OUTBOX,
-    EMAIL_IP_LIMIT: env.EMAIL_IP_LIMIT,
+    IP_LIMIT_SCALE: env.IP_LIMIT_SCALE,
     PUBLIC_API_URL: env.PUBLIC_API_URL,
     SECURE_FRAME_ORIGIN: env.SECURE_FRAME_ORIGIN,
     SHARE_ENCRYPTION_KEY: env.SHARE_ENCRYPTION_KEY,
@@ -434,7 +435,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     smtpUrl: env_.SMTP_URL,
     mailFrom: env_.MAIL_FROM,
     devOutbox: env_.DEV_OUTBOX,
-    emailIpLimit: env_.EMAIL_IP_LIMIT,
+    ipLimitScale: env_.IP_LIMIT_SCALE,
     publicApiUrl: env_.PUBLIC_API_URL,
     secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
     shareEncryptionKeys: shareKeysFromEnv(env_),

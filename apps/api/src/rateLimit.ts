@@ -76,3 +76,11 @@ export async function enforceRateLimit(
     { headers: { 'Retry-After': String(result.retryAfterSeconds) } },
   )
 }
+
+/** A per-IP limit multiplied by `IP_LIMIT_SCALE` (behind a proxy, or in a test stack). */
+export function scaled<limit extends { limit: number; windowSeconds: number }>(
+  rule: limit,
+  scale: number,
+): limit {
+  return { ...rule, limit: rule.limit * scale }
+}

@@ -61,7 +61,7 @@ import {
 } from '../http.js'
 import type { Mailer } from '../mailer.js'
 import { htmlPage } from '../pages.js'
-import { enforceRateLimit } from '../rateLimit.js'
+import { enforceRateLimit, scaled } from '../rateLimit.js'
 import {
   createSession,
   createUser,
@@ -114,7 +114,7 @@ export function createAuthRoutes({
   onError,
 }: {
   db: Db
-  config: Pick<Config, 'publicApiUrl' | 'emailIpLimit'>
+  config: Pick<Config, 'publicApiUrl' | 'ipLimitScale'>
   mailer: Mailer
   /** The clock of the rules (throttle, expiry); by default the database's `now()`. */
   now?: (() => Date) | undefined
@@ -129,7 +129,7 @@ export function createAuthRoutes({
     const { project } = await readProjectQuery(c, db, Query)
     const body = parseInput(EmailLoginRequest, await readJsonBody(c), 'body')
     const email = body.email.toLowerCase()
-    await limitSends(c, db, project.id, config.emailIpLimit)
+    await limitSends(c, db, project.id, config.ipLimitScale)
     const time = at()
     const deviceIdSha256 = sha256Hex(body.deviceId)
 
@@ -169,7 +169,7 @@ export function createAuthRoutes({
     const body = parseInput(DeviceStatusRequest, await readJsonBody(c), 'body')
     await enforceRateLimit(db, {
       key: `device-status-ip:${clientIp(c)}`,
-      ...deviceStatusIpLimit,
+      ...scaled(deviceStatusIpLimit, config.ipLimitScale),
       message: 'Too many device checks from this network',
     })
     const rows = await db.query(
@@ -276,7 +276,7 @@ export function createAuthRoutes({
     const email = body.email.toLowerCase()
     await enforceRateLimit(db, {
       key: `email-verify-ip:${clientIp(c)}`,
-      ...emailVerifyIpLimit,
+      ...scaled(emailVerifyIpLimit, config.ipLimitScale),
       message: 'Too many codes tried from this network',
     })
     const deviceIdSha256 = sha256Hex(body.deviceId)
@@ -337,12 +337,11 @@ export async function limitSends(
   c: Context,
   db: Db,
   projectId: string,
-  ipLimit: number = emailSendIpLimit.limit,
+  ipLimitScale = 1,
 ): Promise<void> {
   await enforceRateLimit(db, {
     key: `email-otp-ip:${clientIp(c)}`,
-    ...emailSendIpLimit,
-    limit: ipLimit,
+    ...scaled(emailSendIpLimit, ipLimitScale),
     message: 'Too many mails requested from this network',
   })
   await enforceRateLimit(db, {

@@ -47,7 +47,7 @@ import {
   readProjectQuery,
 } from '../http.js'
 import type { Mailer } from '../mailer.js'
-import { enforceRateLimit } from '../rateLimit.js'
+import { enforceRateLimit, scaled } from '../rateLimit.js'
 import { requireSession } from '../users.js'
 import { limitSends, maxAuthBodyBytes } from './auth.js'
 
@@ -77,9 +77,12 @@ export function createEmailUpdateRoutes({
   mailer,
   now,
   onError,
+  ipLimitScale = 1,
 }: {
   db: Db
   mailer: Mailer
+  /** `IP_LIMIT_SCALE`: multiplies the per-IP limits. */
+  ipLimitScale?: number | undefined
   /** The clock of the rules (throttle, expiry); by default the database's `now()`. */
   now?: (() => Date) | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -103,7 +106,7 @@ export function createEmailUpdateRoutes({
     if (current === newEmail) {
       throw new HttpError(400, 'same_email', 'This is already the email of this account')
     }
-    await limitSends(c, db, project.id)
+    await limitSends(c, db, project.id, ipLimitScale)
 
     const stage = current === null ? 'secondary' : 'primary'
     await db.query(
@@ -136,7 +139,7 @@ export function createEmailUpdateRoutes({
     const time = at()
     const session = await requireSession(c, db, project.id, time)
     const { otp } = parseInput(UpdateEmailOtpRequest, await readJsonBody(c), 'body')
-    await limitChecks(c, db)
+    await limitChecks(c, db, ipLimitScale)
     const pending = await readPending(db, session.userId, project.id, 'primary', time)
     const current = pending.email
     if (current === null) throw noUpdate()
@@ -189,7 +192,7 @@ export function createEmailUpdateRoutes({
     const time = at()
     const session = await requireSession(c, db, project.id, time)
     const { otp } = parseInput(UpdateEmailOtpRequest, await readJsonBody(c), 'body')
-    await limitChecks(c, db)
+    await limitChecks(c, db, ipLimitScale)
     const pending = await readPending(db, session.userId, project.id, 'secondary', time)
     const newEmail = pending.new_email
 
@@ -281,10 +284,14 @@ async function changeEmail(
   )
 }
 
-async function limitChecks(c: Parameters<typeof clientIp>[0], db: Db): Promise<void> {
+async function limitChecks(
+  c: Parameters<typeof clientIp>[0],
+  db: Db,
+  ipLimitScale: number,
+): Promise<void> {
   await enforceRateLimit(db, {
     key: `email-verify-ip:${clientIp(c)}`,
-    ...emailVerifyIpLimit,
+    ...scaled(emailVerifyIpLimit, ipLimitScale),
     message: 'Too many codes tried from this network',
   })
 }

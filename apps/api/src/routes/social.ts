@@ -44,7 +44,7 @@ import {
   readQuery,
 } from '../http.js'
 import { htmlPage } from '../pages.js'
-import { enforceRateLimit } from '../rateLimit.js'
+import { enforceRateLimit, scaled } from '../rateLimit.js'
 import { createSocialClients, providerDefaults, type SocialProfile } from '../social.js'
 import {
   addIdentity,
@@ -114,7 +114,7 @@ export function createSocialRoutes({
   fetch,
 }: {
   db: Db
-  config: Pick<Config, 'publicApiUrl' | 'secureFrameOrigin' | 'socialProviders'>
+  config: Pick<Config, 'publicApiUrl' | 'secureFrameOrigin' | 'socialProviders' | 'ipLimitScale'>
   /** The clock of the rules (expiry); by default the database's `now()`. */
   now?: (() => Date) | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -154,7 +154,7 @@ export function createSocialRoutes({
     }
     await enforceRateLimit(db, {
       key: `social-start-ip:${clientIp(c)}`,
-      ...socialStartIpLimit,
+      ...scaled(socialStartIpLimit, config.ipLimitScale),
       message: 'Too many social logins started from this network',
     })
     const codeVerifier = client.randomPKCECodeVerifier()
