@@ -6,6 +6,8 @@
  * approval UI with the browser-verified host origin (SECURITY.md 6 and 8),
  * and only once the user approves is a key rebuilt and the request signed.
  * A method the frame cannot sign yet is refused before anything is shown.
+ * EIP-5792 batches (`wallet_sendCalls`) are one approval, then consecutive
+ * transactions (calls.ts).
  */
 import { ed25519 } from '@noble/curves/ed25519'
 import { type ApprovalMethod, isSafeMethod, needsApproval } from '@porthole/protocol/EmbeddedRpc'
@@ -21,6 +23,18 @@ import { z } from '@porthole/protocol/zod'
 import { base58 } from '@scure/base'
 import { type Hex, hexToBigInt, isHex, numberToHex } from 'viem'
 import { NotAvailableError, NotConnectedError, RpcNotAllowedError } from '../errors.js'
+import {
+  assertBundleIdFree,
+  capabilitiesOf,
+  createBundleId,
+  GetCallsStatusParams,
+  getBundle,
+  getCallsStatus,
+  inTurn,
+  parseSendCalls,
+  rememberBundle,
+  sendInOrder,
+} from './calls.js'
 import {
   type ApprovalRequest,
   type Context,
@@ -38,6 +52,7 @@ export const signedMethods = [
   'eth_signTypedData_v4',
   'eth_sendTransaction',
   'solana_signMessage',
+  'wallet_sendCalls',
 ] as const satisfies readonly ApprovalMethod[]
 type SignedMethod = (typeof signedMethods)[number]
 
@@ -119,10 +134,17 @@ async function runSafe(context: Context, request: Secure.RpcRequest): Promise<un
       if (address !== undefined && address.toLowerCase() !== user.addresses.eip155.toLowerCase())
         throw new NotConnectedError('The address is not this wallet’s account')
       const ids = chains ?? [numberToHex(evmChainIdOf(chainId, method))]
-      // No atomic batches or paymasters yet: no capability on any network.
-      return Object.fromEntries(ids.map((id) => [numberToHex(hexToBigInt(id as Hex)), {}]))
+      // Batches are sent as separate transactions: never atomic; no paymasters.
+      return Object.fromEntries(
+        ids.map((id) => [numberToHex(hexToBigInt(id as Hex)), capabilitiesOf()]),
+      )
     }
-    case 'wallet_getCallsStatus':
+    case 'wallet_getCallsStatus': {
+      const { user } = await requireSession(context)
+      const [id] = parseParams(GetCallsStatusParams, request.params, method)
+      const bundle = getBundle(context.memory, id, user.addresses.eip155)
+      return getCallsStatus(id, bundle, (name, args) => context.api.rpc(bundle.chainId, name, args))
+    }
     case 'wallet_getAssets':
     case 'wallet_getPermissions':
       throw new NotAvailableError(methodNotSupported)
@@ -355,41 +377,95 @@ function prepare(
         hexToBigInt(transaction.chainId as Hex) !== BigInt(chain)
       )
         throw new InvalidParamsError(`The transaction is for another chain than ${chainId}.`)
-      const data = transaction.data ?? transaction.input
       return {
         chainId,
         account,
-        sign: async () => {
-          const rpc = (name: string, args: unknown[]) => context.api.rpc(chainId, name, args)
-          const call = {
-            from: account,
-            ...(transaction.to ? { to: transaction.to } : {}),
-            ...(transaction.value ? { value: transaction.value } : {}),
-            ...(data ? { data } : {}),
-          }
-          const [nonce, gas, fees] = await Promise.all([
-            transaction.nonce ?? rpc('eth_getTransactionCount', [account, 'pending']),
-            transaction.gas ?? rpc('eth_estimateGas', [call]),
-            fillFees(rpc, transaction),
-          ])
-          const serialized = await withEvmAccount(context, (signer) =>
-            signer.signTransaction({
-              type: 'eip1559',
-              chainId: chain,
-              nonce: Number(toBigInt(nonce)),
-              gas: toBigInt(gas),
-              maxFeePerGas: fees.maxFeePerGas,
-              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-              ...(transaction.to ? { to: transaction.to as Hex } : {}),
-              ...(transaction.value ? { value: hexToBigInt(transaction.value as Hex) } : {}),
-              ...(data ? { data: data as Hex } : {}),
-            }),
-          )
-          return rpc('eth_sendRawTransaction', [serialized])
-        },
+        sign: () =>
+          inTurn(context.memory, () =>
+            sendTransaction(context, { chainId, chain, account }, transaction),
+          ),
+      }
+    }
+    case 'wallet_sendCalls': {
+      const batch = parseSendCalls(params, { account, chain, chainId })
+      assertBundleIdFree(context.memory, batch.id)
+      return {
+        chainId,
+        account,
+        sign: () =>
+          inTurn(context.memory, async () => {
+            assertBundleIdFree(context.memory, batch.id)
+            const rpc = (name: string, args: unknown[]) => context.api.rpc(chainId, name, args)
+            // One nonce and one fee for the batch: the calls follow each other (n, n+1, …).
+            const [nonce, fees] = await Promise.all([
+              rpc('eth_getTransactionCount', [account, 'pending']),
+              fillFees(rpc, {}),
+            ])
+            const first = toBigInt(nonce)
+            const { hashes, complete } = await sendInOrder(batch.calls, async (call, index) => {
+              const hash = await sendTransaction(
+                context,
+                { chainId, chain, account },
+                {
+                  to: call.to,
+                  ...(call.value === undefined ? {} : { value: call.value }),
+                  ...(call.data === undefined ? {} : { data: call.data }),
+                  nonce: numberToHex(first + BigInt(index)),
+                  maxFeePerGas: numberToHex(fees.maxFeePerGas),
+                  maxPriorityFeePerGas: numberToHex(fees.maxPriorityFeePerGas),
+                },
+              )
+              if (!isHex(hash) || hash.length !== 66)
+                throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')
+              return hash
+            })
+            const id = batch.id ?? createBundleId()
+            rememberBundle(context.memory, id, { chainId, account, hashes, complete })
+            return { id }
+          }),
       }
     }
   }
+}
+
+type Transaction = z.infer<typeof TransactionParams>[0]
+
+/**
+ * Fills what `transaction` leaves out (nonce, gas and fees, through the
+ * proxy), signs it as EIP-1559 and sends it; resolves with its hash.
+ */
+async function sendTransaction(
+  context: Context,
+  { chainId, chain, account }: { chainId: string; chain: number; account: string },
+  transaction: Transaction,
+): Promise<Hex> {
+  const rpc = (name: string, args: unknown[]) => context.api.rpc(chainId, name, args)
+  const data = transaction.data ?? transaction.input
+  const call = {
+    from: account,
+    ...(transaction.to ? { to: transaction.to } : {}),
+    ...(transaction.value ? { value: transaction.value } : {}),
+    ...(data ? { data } : {}),
+  }
+  const [nonce, gas, fees] = await Promise.all([
+    transaction.nonce ?? rpc('eth_getTransactionCount', [account, 'pending']),
+    transaction.gas ?? rpc('eth_estimateGas', [call]),
+    fillFees(rpc, transaction),
+  ])
+  const serialized = await withEvmAccount(context, (signer) =>
+    signer.signTransaction({
+      type: 'eip1559',
+      chainId: chain,
+      nonce: Number(toBigInt(nonce)),
+      gas: toBigInt(gas),
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      ...(transaction.to ? { to: transaction.to as Hex } : {}),
+      ...(transaction.value ? { value: hexToBigInt(transaction.value as Hex) } : {}),
+      ...(data ? { data: data as Hex } : {}),
+    }),
+  )
+  return (await rpc('eth_sendRawTransaction', [serialized])) as Hex
 }
 
 /** A JSON-RPC quantity (hex) or a decimal number, as a bigint; -32602 for anything else. */
