@@ -4,7 +4,8 @@
  *
  * `compileContract` compiles a source file once per process; `deployTestToken`
  * deploys `contracts/TestToken.sol`, an ERC-20 anyone may mint, and mints the
- * balances a test asks for.
+ * balances a test asks for; `deployIdRegistry` deploys `contracts/IdRegistry.sol`,
+ * a stand-in for Farcaster's IdRegistry, and registers the fids a test asks for.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -192,4 +193,68 @@ export async function deployTestToken(
   }
 
   return { address, abi: testTokenAbi }
+}
+
+export const ID_REGISTRY_SOURCE = join(import.meta.dirname, 'contracts', 'IdRegistry.sol')
+
+/**
+ * The ABI of `contracts/IdRegistry.sol`, typed for viem; contracts.test.ts
+ * asserts it matches what solc emits. `custodyOf` is the real IdRegistry's.
+ */
+export const idRegistryAbi = parseAbi([
+  'constructor()',
+  'function owner() view returns (address)',
+  'function custodyOf(uint256 fid) view returns (address)',
+  'function register(uint256 fid, address custody)',
+  'event Register(address indexed to, uint256 indexed id)',
+  'error Unauthorized()',
+  'error InvalidFid()',
+])
+
+export type IdRegistryAbi = typeof idRegistryAbi
+
+export type DeployIdRegistryOptions = {
+  rpcUrl: string
+  /** The deployer, the only account that may register. */
+  privateKey: Hex
+  /** Registered in order after deployment, each in its own transaction. */
+  register?: { fid: bigint | number; custody: Address }[]
+}
+
+/**
+ * Deploys `contracts/IdRegistry.sol` from `privateKey`'s account on the node at
+ * `rpcUrl`, then registers `register`. Resolves once every transaction is
+ * mined, with `register()` for fids added later.
+ */
+export async function deployIdRegistry(options: DeployIdRegistryOptions): Promise<{
+  address: Address
+  abi: IdRegistryAbi
+  register(fid: bigint | number, custody: Address): Promise<void>
+}> {
+  const { rpcUrl, privateKey } = options
+  const { bytecode } = compileContract(ID_REGISTRY_SOURCE, 'IdRegistry')
+  const chainId = await createPublicClient({
+    transport: http(rpcUrl, { retryCount: 0 }),
+  }).getChainId()
+  const { publicClient, walletClient } = createAnvilClients({ rpcUrl, privateKey, chainId })
+
+  const hash = await walletClient.deployContract({ abi: idRegistryAbi, bytecode })
+  const receipt = await publicClient.waitForTransactionReceipt({ hash })
+  const address = receipt.contractAddress
+  if (receipt.status !== 'success' || !address)
+    throw new Error(`Deploying IdRegistry failed (transaction ${hash}).`)
+
+  const register = async (fid: bigint | number, custody: Address) => {
+    const registerHash = await walletClient.writeContract({
+      address,
+      abi: idRegistryAbi,
+      functionName: 'register',
+      args: [BigInt(fid), custody],
+    })
+    const registered = await publicClient.waitForTransactionReceipt({ hash: registerHash })
+    if (registered.status !== 'success')
+      throw new Error(`Registering fid ${fid} failed (transaction ${registerHash}).`)
+  }
+  for (const { fid, custody } of options.register ?? []) await register(fid, custody)
+  return { address, abi: idRegistryAbi, register }
 }

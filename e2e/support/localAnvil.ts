@@ -71,7 +71,10 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Local
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
       signal: AbortSignal.timeout(1_000),
     })
-      .then(async (response) => (await response.json()).result === numberToHex(chainId))
+      .then(
+        async (response) =>
+          ((await response.json()) as { result?: unknown }).result === numberToHex(chainId),
+      )
       .catch(() => false)
 
   const deadline = Date.now() + startTimeout

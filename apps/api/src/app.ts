@@ -10,6 +10,7 @@ import { createConfigRoutes } from './routes/config.js'
 import { createDevOutboxRoutes } from './routes/devOutbox.js'
 import { createEmailUpdateRoutes } from './routes/emailUpdate.js'
 import { createExplorerRoutes } from './routes/explorer.js'
+import { createFarcasterRoutes } from './routes/farcaster.js'
 import { createOriginsRoutes } from './routes/origins.js'
 import { createRpcRoutes, defaultRpcTimeoutMs } from './routes/rpc.js'
 import { createSharesRoutes } from './routes/shares.js'
@@ -41,7 +42,7 @@ export type CreateAppOptions = {
    * shared by every replica. Tests move it.
    */
   now?: (() => Date) | undefined
-  /** How the API reaches OAuth providers (openid-client and profile requests); the global fetch by default. */
+  /** How the API reaches OAuth providers and the Farcaster relay; the global fetch by default. */
   fetch?: typeof fetch | undefined
 }
 
@@ -52,7 +53,7 @@ const corsMaxAgeSeconds = 600
 /**
  * The API as a Hono app: the wallet provider's services (explorer, config,
  * origins, analytics, RPC proxy, token lists, sign-in with X) and the
- * embedded wallet's (email and social login, device approval, sessions, key
+ * embedded wallet's (email, social and Farcaster login, device approval, sessions, key
  * shares, email change). Used by the server and by the tests.
  * The database must be migrated (and seeded) first.
  */
@@ -119,6 +120,17 @@ export function createApp({
   )
   app.route('/', createSharesRoutes({ db, config, now }))
   app.route('/', createSocialRoutes({ db, config, now, onError, fetch }))
+  app.route(
+    '/',
+    createFarcasterRoutes({
+      db,
+      config,
+      now,
+      onError,
+      fetch,
+      rpcTimeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs,
+    }),
+  )
   if (config.devOutbox) {
     app.route('/', createDevOutboxRoutes({ db, smtpConfigured: config.smtpUrl !== undefined }))
   }

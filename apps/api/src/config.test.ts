@@ -33,6 +33,9 @@ describe('configFromEnv', () => {
       secureFrameOrigin: 'http://secure.localhost:5172',
       shareEncryptionKeys: [developmentShareKey],
       socialProviders: {},
+      farcasterRelayUrl: 'https://relay.farcaster.xyz',
+      farcasterChain: 'eip155:10',
+      farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
   })
@@ -101,6 +104,9 @@ describe('configFromEnv', () => {
           google: { clientId: 'g-id', clientSecret: 'g-secret' },
           github: { clientId: 'gh-id', clientSecret: 'gh-secret', scope: 'read:user' },
         }),
+        FARCASTER_RELAY_URL: 'http://127.0.0.1:4100/',
+        FARCASTER_CHAIN: 'eip155:31337',
+        FARCASTER_ID_REGISTRY: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       }),
     ).toEqual({
       port: 8080,
@@ -139,6 +145,9 @@ describe('configFromEnv', () => {
         google: { clientId: 'g-id', clientSecret: 'g-secret' },
         github: { clientId: 'gh-id', clientSecret: 'gh-secret', scope: 'read:user' },
       },
+      farcasterRelayUrl: 'http://127.0.0.1:4100',
+      farcasterChain: 'eip155:31337',
+      farcasterIdRegistry: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     })
   })
 
@@ -192,6 +201,10 @@ describe('configFromEnv', () => {
     ],
     [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS/],
     [{ RPC_UPSTREAMS: '{nope' }, /RPC_UPSTREAMS: must be a JSON object/],
+    [{ FARCASTER_RELAY_URL: 'http://relay.example' }, /FARCASTER_RELAY_URL: must be an https URL/],
+    [{ FARCASTER_RELAY_URL: 'https://relay.example/?key=1' }, /FARCASTER_RELAY_URL/],
+    [{ FARCASTER_CHAIN: 'solana:mainnet' }, /FARCASTER_CHAIN: must be an EVM chain id/],
+    [{ FARCASTER_ID_REGISTRY: '0x1234' }, /FARCASTER_ID_REGISTRY: must be a 0x address/],
     [{ RPC_UPSTREAMS: '["http://a"]' }, /RPC_UPSTREAMS/],
     [{ RPC_UPSTREAMS: '{"mainnet":"http://a.example"}' }, /RPC_UPSTREAMS/],
     [{ RPC_UPSTREAMS: '{"eip155:1":"ftp://a.example"}' }, /RPC_UPSTREAMS \(at eip155:1\)/],

@@ -58,6 +58,9 @@ export const defaults = {
   ipLimitScale: 1,
   publicApiUrl: 'http://api.localhost:5173',
   secureFrameOrigin: 'http://secure.localhost:5172',
+  farcasterRelayUrl: 'https://relay.farcaster.xyz',
+  farcasterChain: 'eip155:10',
+  farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
 } as const
 
 /**
@@ -143,6 +146,11 @@ export const SocialProviderSettings = z
   )
 export type SocialProviderSettings = z.infer<typeof SocialProviderSettings>
 
+/** An EVM chain (CAIP-2 `eip155:<id>`). */
+const EvmChain = Caip2.regex(/^eip155:\d{1,20}$/, 'must be an EVM chain id such as eip155:10')
+/** A 0x-prefixed 20-byte address. */
+const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address (20 bytes)')
+
 const SocialProviders = z.partialRecord(OAuthProvider, SocialProviderSettings)
 export type SocialProviders = z.infer<typeof SocialProviders>
 
@@ -221,6 +229,20 @@ export const ConfigSchema = z.strictObject({
   shareEncryptionKeys: z.array(ShareKey).min(1),
   /** The OAuth clients of the social logins offered; a provider not named is not offered. */
   socialProviders: SocialProviders,
+  /**
+   * The Farcaster auth relay (AuthKit's `/v1/channel` API) Sign In With
+   * Farcaster goes through, without a trailing slash; https, plain http only
+   * on a loopback host (a local stand-in).
+   */
+  farcasterRelayUrl: ProviderUrl,
+  /**
+   * The chain of the Farcaster IdRegistry whose `custodyOf(fid)` must be the
+   * signer of a Farcaster sign-in, read through its RPC upstream
+   * (`rpcUpstreams`): Optimism, `eip155:10`, in production.
+   */
+  farcasterChain: EvmChain,
+  /** The IdRegistry contract on `farcasterChain`. */
+  farcasterIdRegistry: EvmAddress,
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -376,6 +398,19 @@ const EnvSchema = z.object({
       .pipe(z.array(Base64Key).max(16))
       .default([]),
   ),
+  FARCASTER_RELAY_URL: z.preprocess(
+    unset,
+    ProviderUrl.pipe(
+      z.string().refine((url) => {
+        const parsed = new URL(url)
+        return parsed.search === '' && parsed.hash === '' && parsed.username === ''
+      }, 'must be a URL without query, fragment or credentials'),
+    )
+      .transform((url) => url.replace(/\/+$/, ''))
+      .default(defaults.farcasterRelayUrl),
+  ),
+  FARCASTER_CHAIN: z.preprocess(unset, EvmChain.default(defaults.farcasterChain)),
+  FARCASTER_ID_REGISTRY: z.preprocess(unset, EvmAddress.default(defaults.farcasterIdRegistry)),
   SOCIAL_PROVIDERS: z.preprocess(
     unset,
     jsonVariable(
@@ -412,6 +447,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     SHARE_ENCRYPTION_KEY: env.SHARE_ENCRYPTION_KEY,
     SHARE_ENCRYPTION_PREVIOUS_KEYS: env.SHARE_ENCRYPTION_PREVIOUS_KEYS,
     SOCIAL_PROVIDERS: env.SOCIAL_PROVIDERS,
+    FARCASTER_RELAY_URL: env.FARCASTER_RELAY_URL,
+    FARCASTER_CHAIN: env.FARCASTER_CHAIN,
+    FARCASTER_ID_REGISTRY: env.FARCASTER_ID_REGISTRY,
   })
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -440,6 +478,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
     shareEncryptionKeys: shareKeysFromEnv(env_),
     socialProviders: env_.SOCIAL_PROVIDERS,
+    farcasterRelayUrl: env_.FARCASTER_RELAY_URL,
+    farcasterChain: env_.FARCASTER_CHAIN,
+    farcasterIdRegistry: env_.FARCASTER_ID_REGISTRY,
   })
 }
 

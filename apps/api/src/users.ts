@@ -210,7 +210,7 @@ export async function readUser(db: Queryable, userId: string): Promise<User> {
 
 /**
  * Deletes sessions ended over a day ago, spent or expired device approvals
- * and social logins, and stale email changes (the server runs this now and
+ * and social and Farcaster logins, and stale email changes (the server runs this now and
  * then).
  */
 export async function pruneAccounts(db: Queryable): Promise<number> {
@@ -220,6 +220,7 @@ export async function pruneAccounts(db: Queryable): Promise<number> {
      RETURNING 1`,
     `DELETE FROM device_verifications WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
     `DELETE FROM social_logins WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
+    `DELETE FROM farcaster_logins WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
     `DELETE FROM email_updates WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
   ]
   let deleted = 0

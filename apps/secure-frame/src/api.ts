@@ -135,6 +135,23 @@ export function createApi({
     return parsed.data
   }
 
+  /** A login collected by polling: `undefined` while 202 pending, then the login result. */
+  const loginResult = async (
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Embedded.LoginResult | undefined> => {
+    const { status, json } = await send({ method: 'POST', path, body, signal })
+    if (status === 202) {
+      if (Embedded.SocialPending.safeParse(json).success) return undefined
+      throw new ApiError(0, 'invalid_response', invalidResponse(status))
+    }
+    if (status < 200 || status > 299) throw toApiError(status, json)
+    const parsed = Embedded.LoginResult.safeParse(json)
+    if (!parsed.success) throw new ApiError(0, 'invalid_response', invalidResponse(status))
+    return parsed.data
+  }
+
   return {
     /** `POST /auth/v1/login/email`: mails a code (VERIFY_OTP) or a device approval link (VERIFY_DEVICE). */
     loginEmail: (body: z.input<typeof Embedded.EmailLoginRequest>) =>
@@ -202,25 +219,23 @@ export function createApi({
         Embedded.SocialStartResponse,
       ),
     /** `POST /auth/v1/social/result`: `pending` (202) until the provider has answered, then the login. */
-    socialResult: async (
-      body: z.input<typeof Embedded.SocialResultRequest>,
+    socialResult: (body: z.input<typeof Embedded.SocialResultRequest>, signal?: AbortSignal) =>
+      loginResult('/auth/v1/social/result', body, signal),
+    /** `POST /auth/v1/farcaster/start`: the Farcaster relay's https link for this state and device. */
+    farcasterStart: (body: z.input<typeof Embedded.FarcasterStartRequest>) =>
+      request(
+        { method: 'POST', path: '/auth/v1/farcaster/start', body },
+        Embedded.FarcasterStartResponse,
+      ),
+    /**
+     * `POST /auth/v1/farcaster/result`: `pending` (202) until the Farcaster
+     * app has signed, then the login (403 `farcaster_invalid` when the
+     * signature does not verify, 502 while the relay cannot be reached).
+     */
+    farcasterResult: (
+      body: z.input<typeof Embedded.FarcasterResultRequest>,
       signal?: AbortSignal,
-    ): Promise<Embedded.LoginResult | undefined> => {
-      const { status, json } = await send({
-        method: 'POST',
-        path: '/auth/v1/social/result',
-        body,
-        signal,
-      })
-      if (status === 202) {
-        if (Embedded.SocialPending.safeParse(json).success) return undefined
-        throw new ApiError(0, 'invalid_response', invalidResponse(status))
-      }
-      if (status < 200 || status > 299) throw toApiError(status, json)
-      const parsed = Embedded.LoginResult.safeParse(json)
-      if (!parsed.success) throw new ApiError(0, 'invalid_response', invalidResponse(status))
-      return parsed.data
-    },
+    ) => loginResult('/auth/v1/farcaster/result', body, signal),
     /**
      * One JSON-RPC call through the proxy (`POST /v1/?chainId=&projectId=`):
      * the node's result, or its error as an `RpcError` with the node's code and message.

@@ -114,3 +114,21 @@ export const SocialStartResponse = z.strictObject({
  */
 export const SocialResultRequest = z.strictObject({ state: State, deviceId: DeviceId })
 export const SocialPending = z.strictObject({ status: z.literal('pending') })
+
+/**
+ * `POST /auth/v1/farcaster/start` (Sign In With Farcaster): the API opens a
+ * channel on the Farcaster auth relay bound to this state and device, and
+ * answers the relay's https URL, which the person opens or scans with their
+ * Farcaster app.
+ */
+export const FarcasterStartRequest = z.strictObject({ deviceId: DeviceId, state: State })
+export const FarcasterStartResponse = z.strictObject({
+  uri: z.url({ protocol: /^https$/ }).max(4096),
+})
+
+/**
+ * `POST /auth/v1/farcaster/result`: each call asks the relay once; 202
+ * `SocialPending` until the Farcaster app has signed, then the login result
+ * once (the signature checked against the fid's custody address), then 410.
+ */
+export const FarcasterResultRequest = z.strictObject({ state: State, deviceId: DeviceId })

@@ -51,6 +51,7 @@ describe('migrate', () => {
       'email_send_throttle',
       'email_updates',
       'embedded_sessions',
+      'farcaster_logins',
       'identities',
       'projects',
       'rate_limits',

@@ -217,6 +217,23 @@ export const migrations: readonly string[] = [
   ALTER TABLE email_otps DROP CONSTRAINT email_otps_pkey;
   ALTER TABLE email_otps ADD PRIMARY KEY (project_id, purpose, email);
   `,
+  // 6: Sign In With Farcaster. A login is keyed by the SHA-256 of the frame's
+  // state; it keeps the relay channel's token (to poll it) and the nonce the
+  // signed message must carry, for 10 minutes.
+  `
+  CREATE TABLE farcaster_logins (
+    state_sha256 text PRIMARY KEY,
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    device_id_sha256 text NOT NULL,
+    channel_token text NOT NULL,
+    nonce text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    user_id text REFERENCES users (id) ON DELETE CASCADE,
+    consumed_at timestamptz
+  );
+  CREATE INDEX farcaster_logins_expires_idx ON farcaster_logins (expires_at);
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

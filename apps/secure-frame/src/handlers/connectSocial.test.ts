@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createTestContext } from '../internal/testContext.js'
-import { connectFarcaster } from './connectFarcaster.js'
+import { connectFarcaster, maxPendingFarcasterLogins } from './connectFarcaster.js'
 import { connectSocial } from './connectSocial.js'
 import { getSocialRedirectUri, maxPendingStates } from './getSocialRedirectUri.js'
 
@@ -85,9 +85,42 @@ describe('connectSocial', () => {
 })
 
 describe('connectFarcaster', () => {
-  test('is not available yet (4200)', () => {
-    expect(() => connectFarcaster()).toThrow(
-      expect.objectContaining({ code: 4200, message: 'Farcaster login is not available yet' }),
-    )
+  test('binds a fresh one-time state and this device to a relay link, collected by connectSocial', async () => {
+    const context = createTestContext()
+    const { url } = await connectFarcaster(context)
+    const again = await connectFarcaster(context)
+    expect(again.url).not.toBe(url)
+    const [start] = context.api.calls
+    if (start === undefined) throw new Error('farcasterStart was not called')
+    const { state, deviceId } = start.args[0] as { state: string; deviceId: string }
+    expect(start.name).toBe('farcasterStart')
+    expect(state).toMatch(/^[\w-]{22,}$/)
+    expect(deviceId).toBe(await context.storage.getDeviceId())
+
+    const login = connectSocial({ uri: url }, context, call())
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    context.api.completeFarcaster(url, 77)
+    const { user } = await login
+    expect(user.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(context.api.calls.filter((c) => c.name === 'farcasterResult')[0]?.args[0]).toEqual({
+      state,
+      deviceId,
+    })
+    expect(context.api.calls.some((c) => c.name === 'socialResult')).toBe(false)
+  })
+
+  test(`keeps at most ${maxPendingFarcasterLogins} pending logins, dropping the oldest`, async () => {
+    const context = createTestContext()
+    const { url: oldest } = await connectFarcaster(context)
+    for (let i = 0; i < maxPendingFarcasterLogins; i++) await connectFarcaster(context)
+    await expect(connectSocial({ uri: oldest }, context, call())).rejects.toMatchObject({
+      code: -32602,
+    })
+  })
+
+  test('getSocialRedirectUri still refuses farcaster (4200): connectFarcaster starts it', async () => {
+    await expect(
+      getSocialRedirectUri({ provider: 'farcaster' }, createTestContext()),
+    ).rejects.toMatchObject({ code: 4200 })
   })
 })

@@ -29,6 +29,8 @@ export type MemoryApi = Api & {
   approveDevice(email: string, deviceId: string): void
   /** The provider redirected back for `state`: the login completes as `email`. */
   completeSocial(state: string, email: string): void
+  /** The Farcaster app signed on the channel of `uri` (a `farcasterStart` link) as `fid`. */
+  completeFarcaster(uri: string, fid: number): void
   /** Makes the next call to `name` fail once with `error`, after (`after: true`) or before it runs. */
   failNext(name: keyof Api, error: ApiError, options?: { after?: boolean }): void
   /** Makes the next `getShares` answer 404 `no_wallet` whatever exists (a stale read). */
@@ -52,6 +54,7 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
   const pendingDevices = new Map<string, boolean>()
   const codes = new Map<string, string>()
   const social = new Map<string, { deviceId: string; email?: string }>()
+  const farcaster = new Map<string, { deviceId: string; state: string; fid?: number }>()
   const failures = new Map<string, { error: ApiError; after: boolean }>()
   const pendingEmailUpdates = new Map<string, { email: string; step: 'primary' | 'secondary' }>()
   let staleGet = false
@@ -190,6 +193,25 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
       social.delete(state)
       return login(userFor(entry.email), deviceId)
     }),
+    farcasterStart: call('farcasterStart', async ({ deviceId, state }) => {
+      const channelToken = randomToken()
+      farcaster.set(channelToken, { deviceId, state })
+      return {
+        uri: `https://farcaster.example/~/siwf?channelToken=${channelToken}&nonce=${sequence++}abcdefgh`,
+      }
+    }),
+    farcasterResult: call('farcasterResult', async ({ state, deviceId }) => {
+      const [channelToken, entry] = [...farcaster].find(([, login]) => login.state === state) ?? []
+      if (!channelToken || !entry || entry.deviceId !== deviceId)
+        throw new ApiError(
+          410,
+          'login_expired',
+          'This login has expired or was already collected: start again',
+        )
+      if (!entry.fid) return undefined
+      farcaster.delete(channelToken)
+      return login(userFor(`fid-${entry.fid}@farcaster.example`), deviceId)
+    }),
     rpc: call('rpc', async (chainId: string, method: string, params?: unknown) => {
       if (!options.rpc) throw new ApiError(502, 'rpc_error', 'No RPC here')
       return options.rpc(chainId, method, params)
@@ -212,6 +234,11 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
       const entry = social.get(state)
       if (!entry) throw new Error('No such social login')
       entry.email = email
+    },
+    completeFarcaster(uri, fid) {
+      const entry = farcaster.get(new URL(uri).searchParams.get('channelToken') ?? '')
+      if (!entry) throw new Error('No such Farcaster login')
+      entry.fid = fid
     },
     failNext(name, error, { after = false } = {}) {
       failures.set(name, { error, after })

@@ -1,0 +1,195 @@
+/**
+ * Farcaster login from the frame's handlers against the real API
+ * (`createApp` over in-memory PGlite, in-process), the relay stand-in over
+ * HTTP, real signatures by the Farcaster app helper, and the IdRegistry
+ * stand-in on a real anvil.
+ */
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createApi, type Fetch } from '../api.js'
+import { type Context, createMemory } from '../wallet/session.js'
+import { createMemoryBackend, createStorage } from '../wallet/storage.js'
+import { connectFarcaster } from './connectFarcaster.js'
+import { connectSocial } from './connectSocial.js'
+
+/**
+ * The API's and the e2e support's modules, loaded at run time: `tsc` for
+ * this app does not follow a computed specifier, so they stay type-checked
+ * in their own projects. The shapes below are the parts used.
+ */
+type App = { request(url: string, init?: RequestInit, env?: unknown): Response | Promise<Response> }
+type TestDb = { db: unknown; config: unknown; close(): Promise<void> }
+type Relay = { url: string; close(): Promise<void> }
+type Anvil = { url: string; stop(): Promise<void> }
+const load = async <module>(path: string) =>
+  (await import(new URL(path, import.meta.url).href)) as module
+const { createApp } = await load<{
+  createApp(options: { config: unknown; db: unknown; mailer: unknown }): App
+}>('../../../api/src/app.ts')
+const { createTestDb } = await load<{
+  createTestDb(overrides: Record<string, unknown>): Promise<TestDb>
+}>('../../../api/src/db/testing.ts')
+const { createMemoryMailer } = await load<{ createMemoryMailer(): unknown }>(
+  '../../../api/src/embeddedTesting.ts',
+)
+const { createFarcasterRelay } = await load<{ createFarcasterRelay(): Promise<Relay> }>(
+  '../../../../e2e/support/farcasterRelay.ts',
+)
+const { signInWithFarcaster } = await load<{
+  signInWithFarcaster(options: {
+    relayUrl: string
+    url: string
+    privateKey: Hex
+    fid: number
+    signWith?: Hex
+  }): Promise<{ status: number }>
+}>('../../../../e2e/support/farcasterApp.ts')
+const { startAnvil } = await load<{ startAnvil(): Promise<Anvil> }>(
+  '../../../../e2e/support/localAnvil.ts',
+)
+const { deployIdRegistry } = await load<{
+  deployIdRegistry(options: {
+    rpcUrl: string
+    privateKey: Hex
+    register: { fid: number; custody: Hex }[]
+  }): Promise<{ address: Hex }>
+}>('../../../../e2e/support/contracts.ts')
+
+const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const CUSTODY_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
+const OTHER_KEY: Hex = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6'
+const FID = 4242
+
+let anvil: Anvil
+let relay: Relay
+let testDb: TestDb
+let app: App
+let ipCounter = 0
+
+beforeAll(async () => {
+  anvil = await startAnvil()
+  relay = await createFarcasterRelay()
+  const registry = await deployIdRegistry({
+    rpcUrl: anvil.url,
+    privateKey: OWNER_KEY,
+    register: [{ fid: FID, custody: privateKeyToAccount(CUSTODY_KEY).address }],
+  })
+  testDb = await createTestDb({
+    rpcUpstreams: { 'eip155:31337': anvil.url },
+    farcasterRelayUrl: relay.url,
+    farcasterChain: 'eip155:31337',
+    farcasterIdRegistry: registry.address,
+  })
+  app = createApp({ config: testDb.config, db: testDb.db, mailer: createMemoryMailer() })
+}, 120_000)
+
+afterAll(async () => {
+  await testDb?.close()
+  await relay?.close()
+  await anvil?.stop()
+})
+
+/** A frame on its own device (storage), talking to the API in-process. */
+function frame(): Context & { paths: string[] } {
+  const ip = `203.0.113.${(ipCounter++ % 250) + 1}`
+  const paths: string[] = []
+  const fetch: Fetch = async (url, init) => {
+    paths.push(new URL(url).pathname)
+    return app.request(url, init, { incoming: { socket: { remoteAddress: ip } } })
+  }
+  return {
+    api: createApi({ apiUrl: 'http://api.test', projectId: 'porthole-dev', fetch }),
+    storage: createStorage(createMemoryBackend()),
+    memory: createMemory(),
+    requestApproval: () => Promise.reject(new Error('No approval expected')),
+    ancestorOrigin: () => undefined,
+    pollInterval: 5,
+    reload: () => {},
+    paths,
+  }
+}
+
+const call = (signal = new AbortController().signal) => ({
+  signal,
+  origin: 'http://widget.localhost:5171',
+})
+
+/** Waits until the frame has asked for the result at least once (the login is pending). */
+async function polled(context: { paths: string[] }) {
+  while (!context.paths.includes('/auth/v1/farcaster/result'))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
+describe('connectFarcaster and connectSocial against the API', () => {
+  test('the relay link; pending until the app signs; then the wallet unlocks; another device restores it', async () => {
+    const first = frame()
+    const { url } = await connectFarcaster(first)
+    expect(url).toMatch(/^https:\/\/warpcast\.com\/~\/siwf\?channelToken=/)
+    const login = connectSocial({ uri: url }, first, call())
+    await polled(first)
+    const signed = await signInWithFarcaster({
+      relayUrl: relay.url,
+      url,
+      privateKey: CUSTODY_KEY,
+      fid: FID,
+    })
+    expect(signed.status).toBe(201)
+    const { user } = await login
+    expect(user.email).toBeUndefined()
+    expect(user.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(await first.storage.getToken()).toBeDefined()
+
+    // A new device: Farcaster verifies it, the recovery share rebuilds the same wallet.
+    const second = frame()
+    const again = await connectFarcaster(second)
+    await signInWithFarcaster({
+      relayUrl: relay.url,
+      url: again.url,
+      privateKey: CUSTODY_KEY,
+      fid: FID,
+    })
+    const restored = await connectSocial({ uri: again.url }, second, call())
+    expect(restored.user.address).toBe(user.address)
+  })
+
+  test('a signature by a key that is not the custody address: 4100 with the API message; nothing stored', async () => {
+    const context = frame()
+    const { url } = await connectFarcaster(context)
+    await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: OTHER_KEY, fid: FID })
+    await expect(connectSocial({ uri: url }, context, call())).rejects.toMatchObject({
+      code: 4100,
+      message: 'This Farcaster sign-in could not be verified: start again',
+    })
+    expect(await context.storage.getToken()).toBeUndefined()
+  })
+
+  test('a link is collected once; a link not started here is refused before asking the API', async () => {
+    const context = frame()
+    const { url } = await connectFarcaster(context)
+    await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: CUSTODY_KEY, fid: FID })
+    await connectSocial({ uri: url }, context, call())
+    const asked = context.paths.length
+    await expect(connectSocial({ uri: url }, context, call())).rejects.toMatchObject({
+      code: -32602,
+    })
+    await expect(connectSocial({ uri: url }, frame(), call())).rejects.toMatchObject({
+      code: -32602,
+    })
+    expect(context.paths.length).toBe(asked)
+  })
+
+  test('stops polling when the request is cancelled', async () => {
+    const context = frame()
+    const { url } = await connectFarcaster(context)
+    const controller = new AbortController()
+    const login = connectSocial({ uri: url }, context, call(controller.signal))
+    await polled(context)
+    controller.abort()
+    await expect(login).rejects.toMatchObject({ message: 'Request was aborted' })
+    const asked = context.paths.length
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(context.paths.length).toBe(asked)
+    expect(await context.storage.getToken()).toBeUndefined()
+  })
+})
