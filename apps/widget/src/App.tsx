@@ -41,6 +41,7 @@ const views: Record<ImplementedView, ComponentType> = {
   EmailVerifyOtp: lazyView('EmailVerifyOtp'),
   EmailVerifyDevice: lazyView('EmailVerifyDevice'),
   ConnectingSocial: lazyView('ConnectingSocial'),
+  ConnectingFarcaster: lazyView('ConnectingFarcaster'),
 }
 
 const pathOf = (view: string) => `/${view}`

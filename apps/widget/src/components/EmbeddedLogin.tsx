@@ -32,7 +32,9 @@ export function EmbeddedLogin() {
   const { data } = useQuery(projectConfigQuery)
   const frame = useStore((state) => state.secureFrame)
   if (!data || frame === 'failed' || frame === 'idle') return null
-  const socials = data.features.socials.filter((provider) => popupProviders.includes(provider))
+  const socials = data.features.socials.filter(
+    (provider) => popupProviders.includes(provider) || provider === 'farcaster',
+  )
   if (!data.features.email && socials.length === 0) return null
   return (
     <div className="flex flex-col gap-2">
@@ -44,7 +46,11 @@ export function EmbeddedLogin() {
               <button
                 type="button"
                 className={outlineButton}
-                onClick={() => startSocialLogin(provider)}
+                onClick={() =>
+                  provider === 'farcaster'
+                    ? router.navigate('ConnectingFarcaster')
+                    : startSocialLogin(provider)
+                }
               >
                 {t(`social.${provider}`)}
               </button>

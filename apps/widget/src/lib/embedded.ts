@@ -115,6 +115,14 @@ export function socialRedirectUri(provider: SocialProvider): Promise<string> {
   })
 }
 
+/** Opens a Sign In With Farcaster channel in the frame; its URL is for the Farcaster app. */
+export function farcasterUrl(): Promise<string> {
+  return loginStep('connectFarcaster', async (channel, options) => {
+    const { url } = await channel.request('connectFarcaster', undefined, options)
+    return url
+  })
+}
+
 /** Waits for the social login that `uri` started to complete (the frame asks the API). */
 export function completeSocialLogin(uri: string, signal?: AbortSignal): Promise<Secure.User> {
   return loginStep('connectSocial', async (channel, options) => {

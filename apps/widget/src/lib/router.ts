@@ -26,6 +26,7 @@ export const implementedViews = [
   'EmailVerifyOtp',
   'EmailVerifyDevice',
   'ConnectingSocial',
+  'ConnectingFarcaster',
 ] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 

@@ -1,6 +1,7 @@
 /** The views that need the EVM layer, in one lazy chunk (see App.tsx). */
 export { Account } from './Account.js'
 export { ApproveTransaction } from './ApproveTransaction.js'
+export { ConnectingFarcaster } from './ConnectingFarcaster.js'
 export { ConnectingSocial } from './ConnectingSocial.js'
 export { ConnectingWalletConnect } from './ConnectingWalletConnect.js'
 export { ConnectingWalletConnectBasic } from './ConnectingWalletConnectBasic.js'
