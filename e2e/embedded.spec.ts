@@ -5,9 +5,10 @@
  * every signature only after Approve is clicked in the secure frame.
  */
 import { randomBytes } from 'node:crypto'
-import { expect, type FrameLocator, test } from '@playwright/test'
+import { expect, type FrameLocator, type Page, test } from '@playwright/test'
 import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { devFarcaster, ports } from '../scripts/stack.ts'
 import {
   approveButton,
   approveDevice,
@@ -22,7 +23,8 @@ import {
   startRequest,
 } from './embeddedFixtures.ts'
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
-import { anvil, anvilUrl, localChain, workerKey } from './support/anvil.ts'
+import { anvil, anvilUrl, devKey, localChain, workerKey } from './support/anvil.ts'
+import { signInWithFarcaster } from './support/farcasterApp.ts'
 import { mailCount, waitForApprovalLink, waitForCode } from './support/stackMail.ts'
 
 /**
@@ -170,6 +172,42 @@ test.describe('social login', () => {
     await expect
       .poll(async () => (await hostState(other)).address, { timeout: 30_000 })
       .toBe(address)
+    await context.close()
+  })
+})
+
+test.describe('Farcaster login', () => {
+  test('the QR code’s link, signed by the fid’s custody key in the Farcaster app → connected; the same fid gets the same address', async ({
+    page,
+    browser,
+  }) => {
+    const signIn = async (target: Page): Promise<string> => {
+      await openHost(target, { projectId: 'porthole-e2e-farcaster' })
+      await openModal(target)
+      await widget(target).getByRole('button', { name: 'Farcaster' }).click()
+      await expect(
+        widget(target).getByRole('img', { name: 'QR code to sign in with Farcaster' }),
+      ).toBeVisible()
+      const url = await widget(target)
+        .getByRole('link', { name: 'Open in Farcaster' })
+        .getAttribute('href')
+      if (!url) throw new Error('No Farcaster link')
+      const answer = await signInWithFarcaster({
+        relayUrl: `http://127.0.0.1:${ports.farcaster}`,
+        url,
+        privateKey: devKey(devFarcaster.deployerIndex),
+        fid: devFarcaster.fid,
+      })
+      expect(answer.status).toBe(201)
+      await expect
+        .poll(async () => (await hostState(target)).status, { timeout: 20_000 })
+        .toBe('connected')
+      return (await hostState(target)).address as string
+    }
+    const address = await signIn(page)
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    const context = await browser.newContext()
+    expect(await signIn(await context.newPage())).toBe(address)
     await context.close()
   })
 })

@@ -12,6 +12,8 @@ export const ports = {
   /** e2e only: the SMTP server catching the API's mail, and its HTTP listing. */
   smtp: 5176,
   mail: 5177,
+  /** e2e only: a Farcaster relay stand-in (e2e/support/farcasterRelay.ts). */
+  farcaster: 5178,
   anvil: 8545,
 } as const
 
@@ -39,7 +41,25 @@ export const projects = {
   e2e: [
     /** No allowed origins: only the dev defaults (localhost, 127.0.0.1, *.localhost) pass. */
     { id: 'porthole-e2e-open', name: 'E2E empty allow list', allowedOrigins: [] as string[] },
+    /** Farcaster login on (against the relay stand-in and an IdRegistry on anvil). */
+    {
+      id: 'porthole-e2e-farcaster',
+      name: 'E2E Farcaster',
+      allowedOrigins: [] as string[],
+      socials: 'farcaster',
+    },
   ],
+} as const
+
+/**
+ * e2e: the IdRegistry stand-in on anvil, deployed by dev account 9 as its first
+ * transaction (so at a known address), with one fid whose custody is account 9.
+ */
+export const devFarcaster = {
+  deployerIndex: 9,
+  deployer: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+  idRegistry: getContractAddress({ from: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720', nonce: 0n }),
+  fid: 20_001,
 } as const
 
 /** The local WalletConnect relay (scripts/relay.ts), the widget's default relay URL. */

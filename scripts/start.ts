@@ -17,11 +17,13 @@ import { fileURLToPath } from 'node:url'
 import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
-import { deployTestToken } from '../e2e/support/contracts.ts'
+import { deployIdRegistry, deployTestToken } from '../e2e/support/contracts.ts'
+import { createFarcasterRelay, type FarcasterRelayStandIn } from '../e2e/support/farcasterRelay.ts'
 import { createMailCatcher, type MailCatcher } from '../e2e/support/mailCatcher.ts'
 import { createOidcProvider, type OidcStandIn } from '../e2e/support/oidcProvider.ts'
 import { createRelay, type Relay } from './relay.ts'
 import {
+  devFarcaster,
   devSocialClient,
   devToken,
   devTokenDeployer,
@@ -40,6 +42,7 @@ const servers: Server[] = []
 let relay: Relay | undefined
 let idp: OidcStandIn | undefined
 let mail: MailCatcher | undefined
+let farcasterRelay: FarcasterRelayStandIn | undefined
 let stopping = false
 
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -103,6 +106,7 @@ function stop(code = 0) {
   void relay?.close()
   void idp?.close()
   void mail?.close()
+  void farcasterRelay?.close()
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 500).unref()
 }
@@ -136,7 +140,16 @@ async function main() {
     // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
     // Every test browser is 127.0.0.1: the per-IP login limits would stop the suite.
-    ...(e2e ? { SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`, IP_LIMIT_SCALE: '1000' } : {}),
+    ...(e2e
+      ? {
+          SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+          IP_LIMIT_SCALE: '1000',
+          // Farcaster against the relay stand-in, with the IdRegistry stand-in on anvil.
+          FARCASTER_RELAY_URL: `http://127.0.0.1:${ports.farcaster}`,
+          FARCASTER_CHAIN: 'eip155:31337',
+          FARCASTER_ID_REGISTRY: devFarcaster.idRegistry,
+        }
+      : {}),
     // "Google" is the local OIDC stand-in (e2e/support/oidcProvider.ts), which signs in
     // alice@example.com with no login page.
     SOCIAL_PROVIDERS: JSON.stringify({
@@ -177,6 +190,16 @@ async function main() {
       const created = spawnSync(bin('tsx'), args, { cwd: root, env: { ...process.env, ...apiEnv } })
       if (created.status !== 0)
         throw new Error(`Could not create the e2e project ${project.id}: ${created.stderr}`)
+      if ('socials' in project) {
+        const features = ['apps/api/src/cli.ts', 'set-features', '--id', project.id]
+        features.push('--email', 'true', '--socials', project.socials)
+        const set = spawnSync(bin('tsx'), features, {
+          cwd: root,
+          env: { ...process.env, ...apiEnv },
+        })
+        if (set.status !== 0)
+          throw new Error(`Could not set the features of ${project.id}: ${set.stderr}`)
+      }
     }
   }
 
@@ -193,6 +216,7 @@ async function main() {
   if (e2e) {
     mail = await createMailCatcher({ port: ports.smtp })
     await listen(createMailListing(mail), ports.mail)
+    farcasterRelay = await createFarcasterRelay({ port: ports.farcaster })
   }
 
   run('api', bin('tsx'), ['apps/api/src/server.ts'], apiEnv)
@@ -219,6 +243,7 @@ async function main() {
     }),
   )
   await deployDevToken()
+  if (e2e) await deployDevIdRegistry()
   relay = await createRelay({ port: ports.relay, host: '127.0.0.1' })
   await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
   await waitFor('secure frame', httpOk(`http://127.0.0.1:${ports.secure}/health`))
@@ -278,11 +303,27 @@ const siwxSettings: Record<string, string> = Object.fromEntries(
   }).map(([name, value]) => [name, JSON.stringify(value).replaceAll('"', '&quot;')]),
 )
 
+/** e2e: the IdRegistry stand-in, from dev account 9's first transaction, with its fid. */
+async function deployDevIdRegistry() {
+  const account = mnemonicToAccount(devMnemonic, { addressIndex: devFarcaster.deployerIndex })
+  const key = account.getHdKey().privateKey
+  if (!key || account.address !== devFarcaster.deployer)
+    throw new Error('The IdRegistry deployer is not anvil account 9.')
+  const { address } = await deployIdRegistry({
+    rpcUrl: `http://127.0.0.1:${ports.anvil}`,
+    privateKey: toHex(key),
+    register: [{ fid: devFarcaster.fid, custody: account.address }],
+  })
+  if (address.toLowerCase() !== devFarcaster.idRegistry.toLowerCase())
+    throw new Error(`The IdRegistry landed at ${address}, not ${devFarcaster.idRegistry}.`)
+}
+
+const devMnemonic = 'test test test test test test test test test test test junk'
+
 /** Deploys the dev ERC-20 as anvil's first transaction, and gives every dev account some. */
 async function deployDevToken() {
-  const mnemonic = 'test test test test test test test test test test test junk'
   const accounts = Array.from({ length: 10 }, (_, index) =>
-    mnemonicToAccount(mnemonic, { addressIndex: index }),
+    mnemonicToAccount(devMnemonic, { addressIndex: index }),
   )
   const deployer = accounts[0]
   const key = deployer?.getHdKey().privateKey
