@@ -31,6 +31,7 @@ describe('configFromEnv', () => {
       ipLimitScale: 1,
       publicApiUrl: 'http://api.localhost:5173',
       secureFrameOrigin: 'http://secure.localhost:5172',
+      widgetOrigin: 'http://widget.localhost:5171',
       shareEncryptionKeys: [developmentShareKey],
       socialProviders: {},
       farcasterRelayUrl: 'https://relay.farcaster.xyz',
@@ -98,6 +99,7 @@ describe('configFromEnv', () => {
         IP_LIMIT_SCALE: '50',
         PUBLIC_API_URL: 'https://api.example.com/porthole/',
         SECURE_FRAME_ORIGIN: 'https://secure.example.com/',
+        WIDGET_ORIGIN: 'https://widget.example.com/',
         SHARE_ENCRYPTION_KEY: currentKey,
         SHARE_ENCRYPTION_PREVIOUS_KEYS: ` ${previousKey} ,`,
         SOCIAL_PROVIDERS: JSON.stringify({
@@ -137,6 +139,7 @@ describe('configFromEnv', () => {
       ipLimitScale: 50,
       publicApiUrl: 'https://api.example.com/porthole',
       secureFrameOrigin: 'https://secure.example.com',
+      widgetOrigin: 'https://widget.example.com',
       shareEncryptionKeys: [
         { id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey },
         { id: shareKeyId(Buffer.from(previousKey, 'base64')), key: previousKey },
@@ -255,6 +258,8 @@ describe('configFromEnv', () => {
       { SECURE_FRAME_ORIGIN: 'https://secure.example.com/frame' },
       /SECURE_FRAME_ORIGIN: must be an origin/,
     ],
+    [{ WIDGET_ORIGIN: 'https://widget.example.com/app' }, /WIDGET_ORIGIN: must be an origin/],
+    [{ WIDGET_ORIGIN: '*' }, /WIDGET_ORIGIN: must be an origin/],
     [
       { SHARE_ENCRYPTION_KEY: 'c2hvcnQ=' },
       /SHARE_ENCRYPTION_KEY: must be the base64 of 32 random bytes/,

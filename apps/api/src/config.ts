@@ -58,6 +58,7 @@ export const defaults = {
   ipLimitScale: 1,
   publicApiUrl: 'http://api.localhost:5173',
   secureFrameOrigin: 'http://secure.localhost:5172',
+  widgetOrigin: 'http://widget.localhost:5171',
   farcasterRelayUrl: 'https://relay.farcaster.xyz',
   farcasterChain: 'eip155:10',
   farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
@@ -223,6 +224,11 @@ export const ConfigSchema = z.strictObject({
   /** The secure frame's origin: the only browser origin that may start and collect a social login. */
   secureFrameOrigin: z.string().min(1),
   /**
+   * The widget's origin: the only window the end of a social login (the
+   * `/auth/v1/social/done` page in the popup) posts its result to.
+   */
+  widgetOrigin: z.string().min(1),
+  /**
    * Key-encryption keys of recovery shares: the first encrypts, every one
    * decrypts (so a key can be rotated). Never logged.
    */
@@ -268,6 +274,19 @@ function jsonVariable<schema extends z.ZodType>(schema: schema, malformed: strin
     })
     .pipe(schema)
 }
+
+/** An exact origin (`scheme://host[:port]`), canonical; a trailing slash is dropped. */
+const Origin = z.string().transform((value, context) => {
+  try {
+    return parseExactOrigin(value.trim())
+  } catch (error) {
+    context.addIssue({
+      code: 'custom',
+      message: `must be an origin (${(error as Error).message})`,
+    })
+    return z.NEVER
+  }
+})
 
 const EnvSchema = z.object({
   PORT: z.preprocess(
@@ -367,23 +386,8 @@ const EnvSchema = z.object({
       .transform((url) => url.replace(/\/+$/, ''))
       .default(defaults.publicApiUrl),
   ),
-  SECURE_FRAME_ORIGIN: z.preprocess(
-    unset,
-    z
-      .string()
-      .transform((value, context) => {
-        try {
-          return parseExactOrigin(value.trim())
-        } catch (error) {
-          context.addIssue({
-            code: 'custom',
-            message: `must be an origin (${(error as Error).message})`,
-          })
-          return z.NEVER
-        }
-      })
-      .default(defaults.secureFrameOrigin),
-  ),
+  SECURE_FRAME_ORIGIN: z.preprocess(unset, Origin.default(defaults.secureFrameOrigin)),
+  WIDGET_ORIGIN: z.preprocess(unset, Origin.default(defaults.widgetOrigin)),
   SHARE_ENCRYPTION_KEY: z.preprocess(unset, Base64Key.optional()),
   SHARE_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(
     unset,
@@ -444,6 +448,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     IP_LIMIT_SCALE: env.IP_LIMIT_SCALE,
     PUBLIC_API_URL: env.PUBLIC_API_URL,
     SECURE_FRAME_ORIGIN: env.SECURE_FRAME_ORIGIN,
+    WIDGET_ORIGIN: env.WIDGET_ORIGIN,
     SHARE_ENCRYPTION_KEY: env.SHARE_ENCRYPTION_KEY,
     SHARE_ENCRYPTION_PREVIOUS_KEYS: env.SHARE_ENCRYPTION_PREVIOUS_KEYS,
     SOCIAL_PROVIDERS: env.SOCIAL_PROVIDERS,
@@ -476,6 +481,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     ipLimitScale: env_.IP_LIMIT_SCALE,
     publicApiUrl: env_.PUBLIC_API_URL,
     secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
+    widgetOrigin: env_.WIDGET_ORIGIN,
     shareEncryptionKeys: shareKeysFromEnv(env_),
     socialProviders: env_.SOCIAL_PROVIDERS,
     farcasterRelayUrl: env_.FARCASTER_RELAY_URL,

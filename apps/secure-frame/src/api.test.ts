@@ -120,7 +120,8 @@ describe('createApi', () => {
     ],
     [
       'socialResult',
-      (a: ReturnType<typeof api>) => a.socialResult({ state: deviceId, deviceId }),
+      (a: ReturnType<typeof api>) =>
+        a.socialResult({ state: deviceId, deviceId, claim: 'C'.repeat(43) }),
       'POST',
       '/auth/v1/social/result',
     ],
@@ -178,12 +179,12 @@ describe('createApi', () => {
   test('social/result: 202 pending is undefined, 200 is the login', async () => {
     const pending = stub(202, { status: 'pending' })
     await expect(
-      api(pending.fetch).socialResult({ state: deviceId, deviceId }),
+      api(pending.fetch).socialResult({ state: deviceId, deviceId, claim: 'C'.repeat(43) }),
     ).resolves.toBeUndefined()
     const done = stub(200, loginResult)
-    await expect(api(done.fetch).socialResult({ state: deviceId, deviceId })).resolves.toEqual(
-      loginResult,
-    )
+    await expect(
+      api(done.fetch).socialResult({ state: deviceId, deviceId, claim: 'C'.repeat(43) }),
+    ).resolves.toEqual(loginResult)
   })
 })
 

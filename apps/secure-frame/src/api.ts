@@ -153,6 +153,8 @@ export function createApi({
   }
 
   return {
+    /** The API's base URL (no trailing slash): where its pages, e.g. a social login's done page, are. */
+    apiUrl: base,
     /** `POST /auth/v1/login/email`: mails a code (VERIFY_OTP) or a device approval link (VERIFY_DEVICE). */
     loginEmail: (body: z.input<typeof Embedded.EmailLoginRequest>) =>
       request({ method: 'POST', path: '/auth/v1/login/email', body }, Embedded.EmailLoginResponse),
@@ -218,7 +220,11 @@ export function createApi({
         { method: 'POST', path: '/auth/v1/social/start', body },
         Embedded.SocialStartResponse,
       ),
-    /** `POST /auth/v1/social/result`: `pending` (202) until the provider has answered, then the login. */
+    /**
+     * `POST /auth/v1/social/result` `{ state, deviceId, claim }`: `pending`
+     * (202) until the provider has answered, then the login, for the claim of
+     * the login's done page only (403 `claim_mismatch` otherwise).
+     */
     socialResult: (body: z.input<typeof Embedded.SocialResultRequest>, signal?: AbortSignal) =>
       loginResult('/auth/v1/social/result', body, signal),
     /** `POST /auth/v1/farcaster/start`: the Farcaster relay's https link for this state and device. */

@@ -109,10 +109,42 @@ export const SocialStartResponse = z.strictObject({
 })
 
 /**
- * `POST /auth/v1/social/result`: 202 `{ status: 'pending' }` until the
- * provider has redirected back, then the login result, once.
+ * The one-time secret that binds a finished social login to the window that
+ * opened its popup (SECURITY.md 15): 256 random bits, base64url, made by the
+ * API at the callback and delivered only in the `done` URL, which the done
+ * page posts to its opener (`SocialDoneMessage`).
  */
-export const SocialResultRequest = z.strictObject({ state: State, deviceId: DeviceId })
+export const Claim = z.string().regex(/^[A-Za-z0-9_-]{43}$/, {
+  error: 'must be the 43 base64url characters of the claim',
+})
+
+/** The API path the callback redirects the popup to: `?state=<state>&claim=<claim>`. */
+export const socialDonePath = '/auth/v1/social/done'
+
+/**
+ * What the done page (`GET /auth/v1/social/done`) posts to `window.opener`,
+ * with the widget's origin as target origin: `uri` is the done page's own
+ * URL (`<API>/auth/v1/social/done?state=…&claim=…`), which the widget passes
+ * to the frame's `connectSocial({ uri })`.
+ */
+export const socialDoneMessageType = 'porthole:social-done'
+export const SocialDoneMessage = z.strictObject({
+  type: z.literal(socialDoneMessageType),
+  uri: z.url({ protocol: /^https?$/ }).max(4096),
+})
+export type SocialDoneMessage = z.infer<typeof SocialDoneMessage>
+
+/**
+ * `POST /auth/v1/social/result`: 202 `{ status: 'pending' }` until the
+ * provider has redirected back (any well-formed claim is accepted then), then
+ * the login result, once, only for the claim made at the callback: any other
+ * answers 403 `claim_mismatch` and ends the login.
+ */
+export const SocialResultRequest = z.strictObject({
+  state: State,
+  deviceId: DeviceId,
+  claim: Claim,
+})
 export const SocialPending = z.strictObject({ status: z.literal('pending') })
 
 /**

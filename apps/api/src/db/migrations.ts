@@ -234,6 +234,13 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX farcaster_logins_expires_idx ON farcaster_logins (expires_at);
   `,
+  // 7: a finished social login is bound to the window that opened its popup
+  // (SECURITY.md 15): the SHA-256 of the one-time claim made at the callback,
+  // and how many results asked with another claim.
+  `
+  ALTER TABLE social_logins ADD COLUMN claim_sha256 text;
+  ALTER TABLE social_logins ADD COLUMN claim_failures integer NOT NULL DEFAULT 0;
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
+import { runInNewContext } from 'node:vm'
 import { serve } from '@hono/node-server'
+import { SocialDoneMessage } from '@porthole/protocol/Embedded'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
 import {
@@ -22,13 +24,15 @@ import {
   type TestClient,
 } from '../embeddedTesting.js'
 import { OAuthProviderError } from '../errors.js'
-import { pageCsp } from '../pages.js'
+import { donePageCsp, doneScript, noOpenerMessage, pageCsp } from '../pages.js'
 import { sha256Hex } from '../users.js'
 import { socialLoginTtlSeconds } from './social.js'
 
 const publicApiUrl = 'http://api.test'
 const redirectUri = `${publicApiUrl}/auth/v1/social/callback`
 const secureFrame = 'http://secure.localhost:5172'
+const widgetOrigin = 'http://widget.localhost:5171'
+const donePath = '/auth/v1/social/done'
 const oauthClient = { clientId: 'porthole-api', clientSecret: 'api-secret-value' }
 const bob = { sub: '104729451982374651020', email: 'bob@example.com', name: 'Bob Example' }
 /** Google says nothing about Carol's address being hers. */
@@ -90,8 +94,22 @@ function start(body: unknown, { on = client, origin = secureFrame as string | un
   return on.post('/auth/v1/social/start', body, origin === undefined ? {} : { origin })
 }
 
-function result(state: string, deviceId: string, { origin = secureFrame } = {}) {
-  return client.post('/auth/v1/social/result', { state, deviceId }, { origin })
+/** A well-formed claim that is not the login's. */
+function anyClaim(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+function result(
+  state: string,
+  deviceId: string,
+  claim: string | undefined,
+  { origin = secureFrame } = {},
+) {
+  return client.post(
+    '/auth/v1/social/result',
+    claim === undefined ? { state, deviceId } : { state, deviceId, claim },
+    { origin },
+  )
 }
 
 /**
@@ -120,8 +138,30 @@ async function authorize(uri: string, issuer = op.issuer): Promise<URL> {
 }
 
 /** The popup landing on the callback. */
-function land(callback: URL) {
-  return app.request(`${callback.pathname}${callback.search}`)
+function land(callback: URL, on: { request: Hono['request'] } = app) {
+  return on.request(`${callback.pathname}${callback.search}`)
+}
+
+/**
+ * The popup landing on the callback of a login the provider granted: a 303
+ * to the done page, whose URL carries the state and the one-time claim.
+ */
+async function finish(
+  callback: URL,
+  on: { request: Hono['request'] } = app,
+): Promise<{ done: URL; claim: string }> {
+  const landed = await land(callback, on)
+  expect(landed.status).toBe(303)
+  expect(landed.headers.get('cache-control')).toBe('no-store')
+  expect(landed.headers.get('referrer-policy')).toBe('no-referrer')
+  const done = new URL(landed.headers.get('location') ?? '')
+  expect(`${done.origin}${done.pathname}`).toBe(`${publicApiUrl}${donePath}`)
+  expect([...done.searchParams.keys()]).toEqual(['state', 'claim'])
+  const claim = done.searchParams.get('claim') ?? ''
+  expect(claim).toMatch(/^[\w-]{43}$/)
+  expect(done.searchParams.get('state')).toBe(callback.searchParams.get('state'))
+  secrets.add(claim)
+  return { done, claim }
 }
 
 /** A whole social login on `deviceId`: start, the provider, the callback, the result. */
@@ -132,11 +172,19 @@ async function socialLogin(deviceId = newDevice(), { loginHint }: { loginHint?: 
   const { uri } = (await started.json()) as { uri: string }
   const url = new URL(uri)
   if (loginHint !== undefined) url.searchParams.set('login_hint', loginHint)
-  const landed = await land(await authorize(url.href))
-  const answer = await result(state, deviceId)
+  const { claim } = await finish(await authorize(url.href))
+  const answer = await result(state, deviceId, claim)
   const body = (await answer.json()) as { token: string; user: { id: string; email?: string } }
   secrets.add(body.token)
-  return { state, deviceId, landed, answer, ...body }
+  return { state, deviceId, claim, answer, ...body }
+}
+
+async function deviceVerified(deviceId: string): Promise<boolean> {
+  return (
+    (await count('SELECT count(*)::int AS count FROM devices WHERE device_id_sha256 = $1', [
+      sha256Hex(deviceId),
+    ])) > 0
+  )
 }
 
 async function count(sql: string, params: unknown[] = []): Promise<number> {
@@ -231,26 +279,32 @@ describe('POST /auth/v1/social/start', () => {
 })
 
 describe('a social login, end to end', () => {
-  test('pending until the callback; then the login once; then 410 login_expired', async () => {
+  test('pending until the callback; then, with the claim, the login once; then 410 login_expired', async () => {
     const state = newState()
     const deviceId = newDevice()
     const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
       uri: string
     }
-    const pending = await result(state, deviceId)
+    // No claim exists yet: any well-formed one waits.
+    const pending = await result(state, deviceId, anyClaim())
     expect(pending.status).toBe(202)
     expect(await pending.json()).toEqual({ status: 'pending' })
 
     const callback = await authorize(uri)
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri)
-    const page = await land(callback)
-    expect(page.status).toBe(200)
-    expect(page.headers.get('content-security-policy')).toBe(pageCsp)
-    const html = await page.text()
-    expect(html).toContain('You are signed in. You can close this window.')
-    expect(html).not.toMatch(/<script/i)
+    const { claim } = await finish(callback)
+    // Only the claim's SHA-256 is kept, on the login; the device is not verified yet.
+    const [row] = await testDb.db.query<{ claim_sha256: string }>(
+      'SELECT claim_sha256 FROM social_logins WHERE state_sha256 = $1',
+      [sha256Hex(state)],
+    )
+    expect(row?.claim_sha256).toBe(sha256Hex(claim))
+    expect(JSON.stringify(await testDb.db.query('SELECT * FROM social_logins'))).not.toContain(
+      claim,
+    )
+    expect(await deviceVerified(deviceId)).toBe(false)
 
-    const done = await result(state, deviceId)
+    const done = await result(state, deviceId, claim)
     expect(done.status).toBe(200)
     const login = (await done.json()) as { token: string; user: { id: string } }
     secrets.add(login.token)
@@ -267,7 +321,7 @@ describe('a social login, end to end', () => {
     })
     expect(await status.json()).toEqual({ verified: true })
 
-    const again = await result(state, deviceId)
+    const again = await result(state, deviceId, claim)
     expect(again.status).toBe(410)
     expect(await errorOf(again)).toEqual({
       code: 'login_expired',
@@ -320,9 +374,9 @@ describe('a social login, end to end', () => {
       )
       const { uri } = (await started.json()) as { uri: string }
       const callback = await authorize(uri, google.issuer)
-      expect((await withGoogle.request(`${callback.pathname}${callback.search}`)).status).toBe(200)
+      const { claim } = await finish(callback, withGoogle)
       const login = (await (
-        await other.post('/auth/v1/social/result', { state, deviceId })
+        await other.post('/auth/v1/social/result', { state, deviceId, claim })
       ).json()) as { token: string; user: { id: string } }
       secrets.add(login.token)
       expect(login.user).toEqual({ id: byEmail.user.id, email })
@@ -353,13 +407,14 @@ describe('a social login, end to end', () => {
     const page = await land(callback)
     expect(page.status).toBe(403)
     expect(await page.text()).toContain('Sign-in with Google was cancelled')
-    const failed = await result(state, deviceId)
+    // A failure has no claim: nothing to protect, any well-formed one hears it.
+    const failed = await result(state, deviceId, anyClaim())
     expect(failed.status).toBe(403)
     expect(await errorOf(failed)).toEqual({
       code: 'social_login_failed',
       message: 'Sign-in with Google was cancelled',
     })
-    expect((await result(state, deviceId)).status).toBe(410)
+    expect((await result(state, deviceId, anyClaim())).status).toBe(410)
   })
 
   test('a forged callback (bad code) fails at the exchange, and no one is signed in', async () => {
@@ -371,7 +426,7 @@ describe('a social login, end to end', () => {
     expect(page.status).toBe(502)
     expect(await page.text()).toContain('Sign-in with Google failed')
     expect(onError).toHaveBeenCalledWith(expect.any(OAuthProviderError))
-    const failed = await result(state, deviceId)
+    const failed = await result(state, deviceId, anyClaim())
     expect(await errorOf(failed)).toEqual({
       code: 'social_login_failed',
       message: 'Sign-in with Google failed: try again',
@@ -401,7 +456,9 @@ describe('a social login, end to end', () => {
     }
     const page = await land(await authorize(url.href))
     expect(page.status).toBe(502)
-    expect((await errorOf(await result(state, deviceId))).code).toBe('social_login_failed')
+    expect((await errorOf(await result(state, deviceId, anyClaim()))).code).toBe(
+      'social_login_failed',
+    )
     expect(
       await count('SELECT count(*)::int AS count FROM devices WHERE device_id_sha256 = $1', [
         sha256Hex(deviceId),
@@ -415,17 +472,17 @@ describe('a social login, end to end', () => {
     const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
       uri: string
     }
-    await land(await authorize(uri))
-    const stranger = await result(state, newDevice())
+    const { claim } = await finish(await authorize(uri))
+    const stranger = await result(state, newDevice(), claim)
     expect(stranger.status).toBe(403)
     expect(await errorOf(stranger)).toEqual({
       code: 'device_mismatch',
       message: 'This login was started on another device',
     })
-    const otherOrigin = await result(state, deviceId, { origin: 'https://evil.example' })
+    const otherOrigin = await result(state, deviceId, claim, { origin: 'https://evil.example' })
     expect(otherOrigin.status).toBe(403)
     // Neither consumed it: the right device still collects it.
-    expect((await result(state, deviceId)).status).toBe(200)
+    expect((await result(state, deviceId, claim)).status).toBe(200)
   })
 
   test(`a login not finished within ${socialLoginTtlSeconds / 60} minutes expires`, async () => {
@@ -440,12 +497,8 @@ describe('a social login, end to end', () => {
       const page = await land(callback)
       expect(page.status).toBe(410)
       expect(await page.text()).toContain('This sign-in has expired')
-      expect((await errorOf(await result(state, deviceId))).code).toBe('login_expired')
-      expect(
-        await count('SELECT count(*)::int AS count FROM devices WHERE device_id_sha256 = $1', [
-          sha256Hex(deviceId),
-        ]),
-      ).toBe(0)
+      expect((await errorOf(await result(state, deviceId, anyClaim()))).code).toBe('login_expired')
+      expect(await deviceVerified(deviceId)).toBe(false)
     } finally {
       offset -= socialLoginTtlSeconds * 1000
     }
@@ -457,10 +510,10 @@ describe('a social login, end to end', () => {
     const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
       uri: string
     }
-    await land(await authorize(uri))
+    const { claim } = await finish(await authorize(uri))
     offset += socialLoginTtlSeconds * 1000
     try {
-      expect((await errorOf(await result(state, deviceId))).code).toBe('login_expired')
+      expect((await errorOf(await result(state, deviceId, claim))).code).toBe('login_expired')
     } finally {
       offset -= socialLoginTtlSeconds * 1000
     }
@@ -478,8 +531,11 @@ describe('a social login, end to end', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: callback.searchParams.toString(),
     })
-    expect(page.status).toBe(200)
-    expect((await result(state, deviceId)).status).toBe(200)
+    // 303: the browser follows it to the done page with a GET.
+    expect(page.status).toBe(303)
+    const claim = new URL(page.headers.get('location') ?? '').searchParams.get('claim') ?? ''
+    secrets.add(claim)
+    expect((await result(state, deviceId, claim)).status).toBe(200)
   })
 
   test.each([
@@ -589,10 +645,10 @@ describe('social providers', () => {
     const state = newState()
     const deviceId = newDevice()
     await start({ provider: 'github', deviceId, state }, { on: configured.client })
-    const page = await configured.app.request(
-      `/auth/v1/social/callback?code=gh-code&state=${state}`,
+    const { claim } = await finish(
+      new URL(`${redirectUri}?code=gh-code&state=${state}`),
+      configured.app,
     )
-    expect(page.status).toBe(200)
     expect(tokenRequests).toHaveLength(1)
     expect(Object.fromEntries(tokenRequests[0] ?? [])).toMatchObject({
       grant_type: 'authorization_code',
@@ -603,58 +659,305 @@ describe('social providers', () => {
       code_verifier: expect.stringMatching(/^[\w-]{43,128}$/),
     })
     const login = (await (
-      await configured.client.post('/auth/v1/social/result', { state, deviceId })
+      await configured.client.post('/auth/v1/social/result', { state, deviceId, claim })
     ).json()) as { token: string; user: unknown }
     secrets.add(login.token)
     expect(login.user).toEqual({ id: byEmail.user.id, email })
   })
 })
 
-describe('a social login through real HTTP servers', () => {
-  test('the popup follows the provider back to the API, which signs the user in', async () => {
-    let handler: Hono['fetch'] = () => new Response(null, { status: 503 })
-    const server = serve({ fetch: (request) => handler(request), port: 0, hostname: '127.0.0.1' })
-    await new Promise((resolve) => server.once('listening', resolve))
-    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    const provider = await createOidcProvider({
-      clients: [{ ...oauthClient, redirectUris: [`${apiUrl}/auth/v1/social/callback`] }],
-    })
-    try {
-      const real = createApp({
-        config: {
-          ...testDb.config,
-          publicApiUrl: apiUrl,
-          socialProviders: { google: { ...oauthClient, issuer: provider.issuer } },
-        },
-        db: testDb.db,
-        mailer,
-      })
-      handler = real.fetch
-      const state = newState()
-      const deviceId = newDevice()
-      const post = (path: string, body: unknown) =>
-        fetch(`${apiUrl}${path}?projectId=porthole-dev`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', origin: secureFrame },
-          body: JSON.stringify(body),
-        })
-      const started = await post('/auth/v1/social/start', { provider: 'google', deviceId, state })
-      expect(started.headers.get('access-control-allow-origin')).toBe(secureFrame)
-      const { uri } = (await started.json()) as { uri: string }
-      const callback = await authorize(uri, provider.issuer)
-      expect(callback.origin).toBe(apiUrl)
-      const page = await fetch(callback)
-      expect(page.status).toBe(200)
-      expect(await page.text()).toContain('You are signed in. You can close this window.')
-      const login = await post('/auth/v1/social/result', { state, deviceId })
-      expect(login.status).toBe(200)
-      const body = (await login.json()) as { token: string; user: { email: string } }
-      secrets.add(body.token)
-      expect(body.user.email).toBe(defaultOidcUser.email)
-    } finally {
-      await provider.close()
-      await new Promise((resolve) => server.close(resolve))
+/**
+ * A browser's way through redirects, with a cookie jar per host: from `uri`
+ * until a page that is no redirect, or the done page (not fetched: its URL
+ * is what matters). Answers every URL visited and the last one.
+ */
+async function browse(uri: string): Promise<{ visited: URL[]; last: URL; response?: Response }> {
+  const jars = new Map<string, Map<string, string>>()
+  const visited: URL[] = []
+  let url = new URL(uri)
+  for (let hops = 0; ; hops++) {
+    if (hops === 15) throw new Error(`too many redirects after ${url}`)
+    visited.push(url)
+    if (url.pathname.endsWith(donePath)) return { visited, last: url }
+    const jar = jars.get(url.host) ?? new Map<string, string>()
+    jars.set(url.host, jar)
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+    const response = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const equals = pair.indexOf('=')
+      jar.set(pair.slice(0, equals), pair.slice(equals + 1))
     }
+    const location = response.headers.get('location')
+    if (response.status < 300 || response.status > 399 || location === null) {
+      return { visited, last: url, response }
+    }
+    url = new URL(location, url)
+  }
+}
+
+describe('a social login through real HTTP servers', () => {
+  let server: ReturnType<typeof serve>
+  let apiUrl: string
+  let provider: OidcStandIn
+  /** The frame's calls, over HTTP from the secure frame's origin. */
+  let post: (path: string, body: unknown) => Promise<Response>
+
+  beforeAll(async () => {
+    let handler: Hono['fetch'] = () => new Response(null, { status: 503 })
+    server = serve({ fetch: (request) => handler(request), port: 0, hostname: '127.0.0.1' })
+    await new Promise((resolve) => server.once('listening', resolve))
+    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    provider = await createOidcProvider({
+      clients: [{ ...oauthClient, redirectUris: [`${apiUrl}/auth/v1/social/callback`] }],
+      users: [defaultOidcUser, bob],
+    })
+    const real = createApp({
+      config: {
+        ...testDb.config,
+        publicApiUrl: apiUrl,
+        widgetOrigin,
+        socialProviders: { google: { ...oauthClient, issuer: provider.issuer } },
+      },
+      db: testDb.db,
+      mailer,
+    })
+    handler = real.fetch
+    post = (path, body) =>
+      fetch(`${apiUrl}${path}?projectId=porthole-dev`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: secureFrame },
+        body: JSON.stringify(body),
+      })
+  })
+  afterAll(async () => {
+    await provider?.close()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+
+  /** The frame starts a login: its state, its device, the provider's URL. */
+  async function begin(loginHint?: string) {
+    const state = newState()
+    const deviceId = newDevice()
+    const started = await post('/auth/v1/social/start', { provider: 'google', deviceId, state })
+    expect(started.status).toBe(200)
+    expect(started.headers.get('access-control-allow-origin')).toBe(secureFrame)
+    const url = new URL(((await started.json()) as { uri: string }).uri)
+    if (loginHint !== undefined) url.searchParams.set('login_hint', loginHint)
+    return { state, deviceId, uri: url.href }
+  }
+
+  test('the popup follows the provider back to the API and lands on the done page with a claim', async () => {
+    const { state, deviceId, uri } = await begin()
+    const { visited, last } = await browse(uri)
+    expect(visited.some((url) => url.href.startsWith(`${apiUrl}/auth/v1/social/callback?`))).toBe(
+      true,
+    )
+    expect(`${last.origin}${last.pathname}`).toBe(`${apiUrl}${donePath}`)
+    expect(last.searchParams.get('state')).toBe(state)
+    const claim = last.searchParams.get('claim') ?? ''
+    expect(claim).toMatch(/^[\w-]{43}$/)
+    secrets.add(claim)
+
+    const page = await fetch(last)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    const login = await post('/auth/v1/social/result', { state, deviceId, claim })
+    expect(login.status).toBe(200)
+    const body = (await login.json()) as { token: string; user: { email: string } }
+    secrets.add(body.token)
+    expect(body.user.email).toBe(defaultOidcUser.email)
+    expect(await deviceVerified(deviceId)).toBe(true)
+  })
+
+  test('after the callback, a result with another claim is 403 claim_mismatch and ends the login', async () => {
+    const { state, deviceId, uri } = await begin()
+    const { last } = await browse(uri)
+    const claim = last.searchParams.get('claim') ?? ''
+    secrets.add(claim)
+    // No claim at all: refused by the body's schema, before anything is looked up.
+    const none = await post('/auth/v1/social/result', { state, deviceId })
+    expect(none.status).toBe(400)
+    expect((await errorOf(none)).code).toBe('invalid_body')
+
+    const wrong = await post('/auth/v1/social/result', { state, deviceId, claim: anyClaim() })
+    expect(wrong.status).toBe(403)
+    expect(await errorOf(wrong)).toEqual({
+      code: 'claim_mismatch',
+      message: 'This sign-in was not finished in the window that started it: start again',
+    })
+    // The login is dead, even for the right claim.
+    const late = await post('/auth/v1/social/result', { state, deviceId, claim })
+    expect(late.status).toBe(410)
+    expect((await errorOf(late)).code).toBe('login_expired')
+    expect(await deviceVerified(deviceId)).toBe(false)
+    expect(
+      await count(
+        'SELECT count(*)::int AS count FROM embedded_sessions WHERE device_id_sha256 = $1',
+        [sha256Hex(deviceId)],
+      ),
+    ).toBe(0)
+    // Every wrong claim is counted.
+    await post('/auth/v1/social/result', { state, deviceId, claim: anyClaim() })
+    const [row] = await testDb.db.query<{ claim_failures: number; error: string }>(
+      'SELECT claim_failures, error FROM social_logins WHERE state_sha256 = $1',
+      [sha256Hex(state)],
+    )
+    expect(row).toEqual({ claim_failures: 2, error: 'claim_mismatch' })
+  })
+
+  describe('inv-15 the popup result is bound to the window that opened it', () => {
+    test('an attacker who started the login and lets a victim finish it gets no session', async () => {
+      // The attacker's frame starts a login and sends the provider link to the victim.
+      const attacker = await begin(bob.sub)
+      const pending = await post('/auth/v1/social/result', {
+        state: attacker.state,
+        deviceId: attacker.deviceId,
+        claim: anyClaim(),
+      })
+      expect(pending.status).toBe(202)
+      // The victim, signed in at the provider as Bob, opens it in their own browser:
+      // the claim reaches only the victim's browser (the done page's URL).
+      const { last } = await browse(attacker.uri)
+      expect(last.pathname).toBe(donePath)
+      secrets.add(last.searchParams.get('claim') ?? '')
+      // The attacker has the state and the device id, not the claim.
+      for (const claim of [anyClaim(), anyClaim()]) {
+        const answer = await post('/auth/v1/social/result', {
+          state: attacker.state,
+          deviceId: attacker.deviceId,
+          claim,
+        })
+        expect(answer.status).toBe(403)
+        expect(await answer.text()).not.toMatch(/token|"user"/)
+      }
+      // No session, no verified device for the attacker's device, on any account.
+      expect(
+        await count(
+          'SELECT count(*)::int AS count FROM embedded_sessions WHERE device_id_sha256 = $1',
+          [sha256Hex(attacker.deviceId)],
+        ),
+      ).toBe(0)
+      expect(await deviceVerified(attacker.deviceId)).toBe(false)
+      // Even the claim, stolen later, no longer opens it.
+      const stolen = await post('/auth/v1/social/result', {
+        state: attacker.state,
+        deviceId: attacker.deviceId,
+        claim: last.searchParams.get('claim'),
+      })
+      expect(stolen.status).toBe(410)
+    })
+  })
+
+  test('the done page: no COOP (it needs its opener), a strict CSP, no-store, no inline script', async () => {
+    const { last } = await browse((await begin()).uri)
+    secrets.add(last.searchParams.get('claim') ?? '')
+    const page = await fetch(last)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('cross-origin-opener-policy')).toBeNull()
+    expect(page.headers.get('content-security-policy')).toBe(donePageCsp)
+    expect(donePageCsp).toMatch(/^default-src 'none'; script-src 'self'; style-src 'sha256-/)
+    for (const directive of ["frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"]) {
+      expect(donePageCsp).toContain(directive)
+    }
+    expect(page.headers.get('cache-control')).toBe('no-store')
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    const html = await page.text()
+    // One script, from the API, and none inline.
+    expect(html.match(/<script\b[^>]*>/gi)).toEqual(['<script src="done.js">'])
+    expect(html).toMatch(/<script src="done.js"><\/script>/)
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i)
+    expect(html).not.toMatch(/\son\w+=/i)
+    expect(html).toContain(`<meta name="porthole-widget-origin" content="${widgetOrigin}">`)
+    expect(html).toContain(noOpenerMessage)
+    expect(new URL('done.js', last).pathname).toBe(`${donePath}.js`)
+  })
+
+  test('done.js is JavaScript that posts the page URL to the opener, to the widget origin only', async () => {
+    const script = await fetch(`${apiUrl}${donePath}.js`)
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff')
+    const text = await script.text()
+    expect(text).toContain(
+      "opener.postMessage({ type: 'porthole:social-done', uri: location.href }, target)",
+    )
+    expect(text).not.toContain("'*'")
+    expect(text).toContain('window.close()')
+  })
+})
+
+describe('GET /auth/v1/social/done', () => {
+  /** Runs done.js in a stand-in window: what it posts, to whom, and what it shows. */
+  function runDoneScript(opener: { postMessage: (...args: unknown[]) => void } | null) {
+    const elements = new Map([
+      ['working', { hidden: false }],
+      ['no-opener', { hidden: true }],
+    ])
+    const closed = vi.fn()
+    const document = {
+      getElementById: (id: string) => elements.get(id) ?? null,
+      querySelector: (selector: string) =>
+        selector === 'meta[name="porthole-widget-origin"]'
+          ? { getAttribute: (name: string) => (name === 'content' ? widgetOrigin : null) }
+          : null,
+    }
+    const href = `${publicApiUrl}${donePath}?state=${'A'.repeat(22)}&claim=${'B'.repeat(43)}`
+    runInNewContext(doneScript, {
+      window: { opener, close: closed },
+      document,
+      location: { href },
+    })
+    return { elements, closed, href }
+  }
+
+  test('done.js posts { type, uri } to the opener with the widget origin as target, then closes', () => {
+    const postMessage = vi.fn()
+    const { elements, closed, href } = runDoneScript({ postMessage })
+    expect(postMessage.mock.calls).toEqual([
+      [{ type: 'porthole:social-done', uri: href }, widgetOrigin],
+    ])
+    expect(SocialDoneMessage.parse(postMessage.mock.calls[0]?.[0])).toBeTruthy()
+    expect(closed).toHaveBeenCalledOnce()
+    expect(elements.get('no-opener')?.hidden).toBe(true)
+  })
+
+  test('done.js without an opener says so and does nothing else', () => {
+    const { elements, closed } = runDoneScript(null)
+    expect(closed).not.toHaveBeenCalled()
+    expect(elements.get('no-opener')?.hidden).toBe(false)
+    expect(elements.get('working')?.hidden).toBe(true)
+  })
+
+  test('escapes the widget origin it names', async () => {
+    const odd = createApp({
+      config: { ...testDb.config, widgetOrigin: 'http://x"><script>alert(1)</script>' },
+      db: testDb.db,
+      mailer,
+    })
+    const page = await odd.request(`${donePath}?state=${'A'.repeat(22)}&claim=${'B'.repeat(43)}`)
+    const html = await page.text()
+    expect(html).not.toContain('<script>alert(1)')
+    expect(html).toContain('content="http://x&quot;&gt;&lt;script&gt;')
+  })
+
+  test.each([
+    ['no claim', `state=${'A'.repeat(22)}`],
+    ['a short claim', `state=${'A'.repeat(22)}&claim=abc`],
+    ['no state', `claim=${'B'.repeat(43)}`],
+    [
+      'another parameter',
+      `state=${'A'.repeat(22)}&claim=${'B'.repeat(43)}&next=https://evil.example`,
+    ],
+    ['two claims', `state=${'A'.repeat(22)}&claim=${'B'.repeat(43)}&claim=${'C'.repeat(43)}`],
+  ])('answers %s with the 400 page and no script', async (_, query) => {
+    const page = await app.request(`${donePath}?${query}`)
+    expect(page.status).toBe(400)
+    expect(page.headers.get('content-security-policy')).toBe(pageCsp)
+    const html = await page.text()
+    expect(html).toContain('This sign-in is not valid')
+    expect(html).not.toMatch(/<script/i)
   })
 })
 

@@ -7,24 +7,35 @@
  *   a nonce for 10 minutes, and answers the provider's authorization URL.
  * - `GET|POST /auth/v1/social/callback?code&state` (the popup lands here;
  *   Apple posts): the code is exchanged, the user found by their identity
- *   (or by email, only when the provider verified it) or created, the device
- *   verified (the provider login is the proof), all in one transaction; a
- *   small page tells the person to close the window. A refusal at the
- *   provider (`error=access_denied`) is stored as a failure.
- * - `POST /auth/v1/social/result` `{ state, deviceId }`: 202 `{ status:
- *   'pending' }` until the callback ran, then the login result once (a
- *   session opens), then 410 `login_expired`. The device id must be the one
- *   the login started with.
+ *   (or by email, only when the provider verified it) or created, and a
+ *   one-time claim (256 bits) made, of which only the SHA-256 is kept; then
+ *   303 to the done page. A refusal at the provider (`error=access_denied`)
+ *   is stored as a failure, and a page says so.
+ * - `GET /auth/v1/social/done?state&claim`: a page whose one script
+ *   (`GET /auth/v1/social/done.js`) posts `{ type: 'porthole:social-done',
+ *   uri: location.href }` to `window.opener` with target origin
+ *   `WIDGET_ORIGIN`, then closes the window: only the window that opened the
+ *   popup learns the claim (SECURITY.md 15). Without an opener it says so.
+ * - `POST /auth/v1/social/result` `{ state, deviceId, claim }`: 202 `{ status:
+ *   'pending' }` until the callback ran, then, for the claim made there only,
+ *   the login result once (the device is verified and a session opens), then
+ *   410 `login_expired`. Another claim gets 403 `claim_mismatch` and ends
+ *   the login: who started a login and let someone else finish it (the
+ *   provider link sent to a victim) gets nothing. The device id must be the
+ *   one the login started with.
  *
  * Start and result are the secure frame's: a browser request from another
  * origin is refused (besides CORS). States, verifiers, codes and tokens are
  * never written to an error message or a log.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import {
+  Claim,
   type LoginResult,
   SocialResultRequest,
   SocialStartRequest,
   State,
+  socialDonePath,
 } from '@porthole/protocol/Embedded'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
@@ -43,7 +54,7 @@ import {
   readProjectQuery,
   readQuery,
 } from '../http.js'
-import { htmlPage } from '../pages.js'
+import { donePage, doneScript, htmlPage } from '../pages.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
 import { createSocialClients, providerDefaults, type SocialProfile } from '../social.js'
 import {
@@ -90,6 +101,8 @@ const CallbackParams = z.strictObject({
   user: param(4096),
   id_token: param(8192),
 })
+/** The done page's query: exactly the state and the claim. */
+const DoneParams = z.strictObject({ state: State, claim: Claim })
 const LoginRow = z.object({
   provider: z.string(),
   project_id: z.string(),
@@ -98,6 +111,7 @@ const LoginRow = z.object({
   nonce: z.string(),
   user_id: z.string().nullable(),
   error: z.string().nullable(),
+  claim_sha256: z.string().nullable(),
   completed: z.boolean(),
   consumed: z.boolean(),
   expired: z.boolean(),
@@ -114,7 +128,10 @@ export function createSocialRoutes({
   fetch,
 }: {
   db: Db
-  config: Pick<Config, 'publicApiUrl' | 'secureFrameOrigin' | 'socialProviders' | 'ipLimitScale'>
+  config: Pick<
+    Config,
+    'publicApiUrl' | 'secureFrameOrigin' | 'widgetOrigin' | 'socialProviders' | 'ipLimitScale'
+  >
   /** The clock of the rules (expiry); by default the database's `now()`. */
   now?: (() => Date) | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -232,8 +249,11 @@ export function createSocialRoutes({
       return callbackPage(c, 'provider_error', label)
     }
 
-    // One transaction: the user, their identity, the verified device and the
-    // finished login are written together, or none of them (SECURITY.md 19).
+    // One transaction: the user, their identity and the finished login with
+    // its claim are written together, or none of them (SECURITY.md 19). The
+    // device is verified only when the claim is shown (the result): whoever
+    // finishes someone else's login verifies nothing for them.
+    const claim = randomBytes(32).toString('base64url')
     const finished = await db.transaction(async (tx) => {
       const [locked] = await tx.query(
         `SELECT 1 FROM social_logins WHERE state_sha256 = $1 AND completed_at IS NULL FOR UPDATE`,
@@ -241,19 +261,44 @@ export function createSocialRoutes({
       )
       if (locked === undefined) return false
       const userId = await findOrCreateUser(tx, social.provider, profile, time)
-      await verifyDevice(tx, userId, row.device_id_sha256, time)
       await tx.query(
-        `UPDATE social_logins SET user_id = $2, completed_at = coalesce($3::timestamptz, now()),
+        `UPDATE social_logins SET user_id = $2, claim_sha256 = $5,
+           completed_at = coalesce($3::timestamptz, now()),
            expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
          WHERE state_sha256 = $1`,
-        [stateSha256, userId, time, socialLoginTtlSeconds],
+        [stateSha256, userId, time, socialLoginTtlSeconds, sha256Hex(claim)],
       )
       return true
     })
-    return callbackPage(c, finished ? 'signed_in' : 'done', label)
+    if (!finished) return callbackPage(c, 'done', label)
+    const done = new URL(`${config.publicApiUrl}${socialDonePath}`)
+    done.searchParams.set('state', params.state)
+    done.searchParams.set('claim', claim)
+    c.header('Cache-Control', 'no-store')
+    c.header('Referrer-Policy', 'no-referrer')
+    return c.redirect(done.href, 303)
   }
   app.get('/auth/v1/social/callback', callback)
   app.post('/auth/v1/social/callback', limitBody(maxCallbackBodyBytes), callback)
+
+  // The end of a successful login in the popup. Nothing is looked up: the
+  // page only hands its own URL to the window that opened the popup.
+  app.get(socialDonePath, (c) => {
+    let params: unknown
+    try {
+      params = readQuery(c)
+    } catch {
+      return callbackPage(c, 'invalid')
+    }
+    if (!DoneParams.safeParse(params).success) return callbackPage(c, 'invalid')
+    return donePage(c, config.widgetOrigin)
+  })
+  app.get(`${socialDonePath}.js`, (c) => {
+    c.header('Content-Type', 'text/javascript; charset=utf-8')
+    c.header('Cache-Control', 'no-cache')
+    c.header('Cross-Origin-Resource-Policy', 'same-origin')
+    return c.body(doneScript)
+  })
 
   app.post('/auth/v1/social/result', limit, async (c) => {
     fromFrame(c)
@@ -266,11 +311,31 @@ export function createSocialRoutes({
     if (row.device_id_sha256 !== sha256Hex(body.deviceId)) {
       throw new HttpError(403, 'device_mismatch', 'This login was started on another device')
     }
-    if (row.consumed || row.expired) throw loginExpired()
+    if (row.expired) throw loginExpired()
     if (!row.completed) {
+      if (row.consumed) throw loginExpired()
+      // No claim exists yet: any well-formed one waits.
       c.header('Cache-Control', 'no-store')
       return c.json({ status: 'pending' as const }, 202)
     }
+    // A signed-in login is collected only with the claim its done page
+    // handed to the popup's opener. Another claim ends the login (counted),
+    // so it cannot be guessed and the right claim no longer helps.
+    if (row.user_id !== null && !claimMatches(body.claim, row.claim_sha256)) {
+      await db.query(
+        `UPDATE social_logins SET claim_failures = claim_failures + 1,
+           error = CASE WHEN consumed_at IS NULL THEN 'claim_mismatch' ELSE error END,
+           consumed_at = coalesce(consumed_at, coalesce($2::timestamptz, now()))
+         WHERE state_sha256 = $1`,
+        [stateSha256, time],
+      )
+      throw new HttpError(
+        403,
+        'claim_mismatch',
+        'This sign-in was not finished in the window that started it: start again',
+      )
+    }
+    if (row.consumed) throw loginExpired()
 
     const outcome = await db.transaction(async (tx) => {
       const [consumed] = await tx.query(
@@ -284,6 +349,8 @@ export function createSocialRoutes({
         consumed,
       )
       if (userId === null) return { kind: 'failed' as const, error }
+      // The provider login is the proof of the device, now that its own window showed the claim.
+      await verifyDevice(tx, userId, row.device_id_sha256, time)
       const token = await createSession(
         tx,
         { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
@@ -348,7 +415,7 @@ async function readLogin(
 ): Promise<LoginRow | undefined> {
   const [row] = await db.query(
     `SELECT provider, project_id, device_id_sha256, code_verifier, nonce, user_id, error,
-            completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
+            claim_sha256, completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
             expires_at <= coalesce($2::timestamptz, now()) AS expired
      FROM social_logins WHERE state_sha256 = $1`,
     [stateSha256, at],
@@ -389,6 +456,14 @@ function labelOf(provider: string): string {
   )
 }
 
+/** Whether `claim` is the one whose SHA-256 was kept, compared in constant time. */
+function claimMatches(claim: string, expectedSha256: string | null): boolean {
+  if (expectedSha256 === null) return false
+  const expected = Buffer.from(expectedSha256, 'hex')
+  const given = Buffer.from(sha256Hex(claim), 'hex')
+  return expected.length === given.length && timingSafeEqual(expected, given)
+}
+
 function loginExpired(): HttpError {
   return new HttpError(
     410,
@@ -399,15 +474,10 @@ function loginExpired(): HttpError {
 
 function callbackPage(
   c: Context,
-  outcome: 'signed_in' | 'done' | 'invalid' | 'expired' | Failure,
+  outcome: 'done' | 'invalid' | 'expired' | Failure,
   label = 'the provider',
 ) {
   switch (outcome) {
-    case 'signed_in':
-      return htmlPage(c, 200, {
-        title: 'You are signed in',
-        paragraphs: ['You are signed in. You can close this window.'],
-      })
     case 'done':
       return htmlPage(c, 410, {
         title: 'This sign-in is already finished',

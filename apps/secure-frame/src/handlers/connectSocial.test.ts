@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
+import { memoryApiUrl } from '../internal/memoryApi.js'
 import { createTestContext } from '../internal/testContext.js'
 import { connectFarcaster, maxPendingFarcasterLogins } from './connectFarcaster.js'
-import { connectSocial } from './connectSocial.js'
+import { connectSocial, notDoneUriMessage, readDoneUri } from './connectSocial.js'
 import { getSocialRedirectUri, maxPendingStates } from './getSocialRedirectUri.js'
 
 const call = (signal = new AbortController().signal) => ({
@@ -33,13 +34,16 @@ describe('getSocialRedirectUri', () => {
 })
 
 describe('connectSocial', () => {
-  test('polls until the provider has answered, then unlocks and answers the user', async () => {
+  const done = (state: string, claim = 'C'.repeat(43), base = memoryApiUrl) =>
+    `${base}/auth/v1/social/done?state=${state}&claim=${claim}`
+  const socialResults = (context: ReturnType<typeof createTestContext>) =>
+    context.api.calls.filter((entry) => entry.name === 'socialResult')
+
+  test("takes the done page's URL, shows its claim to the API, then unlocks and answers the user", async () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
-    const login = connectSocial({ uri }, context, call())
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    context.api.completeSocial(stateOf(uri), 'ada@example.com')
-    const { user } = await login
+    const doneUri = context.api.completeSocial(stateOf(uri), 'ada@example.com')
+    const { user } = await connectSocial({ uri: doneUri }, context, call())
     const addresses = context.api.users.get('ada@example.com')?.wallet?.addresses
     expect(user).toEqual({
       email: 'ada@example.com',
@@ -50,33 +54,124 @@ describe('connectSocial', () => {
       smartAccountDeployed: false,
     })
     expect(await context.storage.getToken()).toBeDefined()
+    expect(socialResults(context)[0]?.args[0]).toEqual({
+      state: stateOf(uri),
+      deviceId: await context.storage.getDeviceId(),
+      claim: new URL(doneUri).searchParams.get('claim'),
+    })
+  })
+
+  test('polls while the API still says pending', async () => {
+    const context = createTestContext()
+    const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
+    const state = stateOf(uri)
+    const login = connectSocial({ uri: done(state) }, context, call())
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(socialResults(context).length).toBeGreaterThan(1)
+    context.api.completeSocial(state, 'ada@example.com')
+    // The claim in the URL is not the one the API made: refused (4100), no session.
+    await expect(login).rejects.toMatchObject({
+      code: 4100,
+      data: { status: 403, code: 'claim_mismatch' },
+    })
+    expect(await context.storage.getToken()).toBeUndefined()
   })
 
   test.each([
     [
-      'a state this frame never made',
-      'https://google.example/authorize?state=AAAAAAAAAAAAAAAAAAAAAA',
+      "the provider's authorization URL (the old form)",
+      (state: string) => `https://google.example/authorize?client_id=porthole&state=${state}`,
+      notDoneUriMessage,
     ],
-    ['no state', 'https://google.example/authorize'],
-  ])('refuses a uri with %s and asks the API nothing', async (_, uri) => {
+    [
+      'another origin',
+      (state: string) => done(state, 'C'.repeat(43), 'https://evil.example'),
+      notDoneUriMessage,
+    ],
+    [
+      'the API over another scheme',
+      (state: string) => done(state, 'C'.repeat(43), 'https://api.test'),
+      notDoneUriMessage,
+    ],
+    [
+      'another path',
+      (state: string) =>
+        `${memoryApiUrl}/auth/v1/social/callback?state=${state}&claim=${'C'.repeat(43)}`,
+      notDoneUriMessage,
+    ],
+    [
+      'credentials in the URL',
+      (state: string) => done(state).replace('http://', 'http://user:pass@'),
+      notDoneUriMessage,
+    ],
+    ['another parameter', (state: string) => `${done(state)}&next=x`, notDoneUriMessage],
+    [
+      'no claim',
+      (state: string) => `${memoryApiUrl}/auth/v1/social/done?state=${state}`,
+      'The sign-in’s claim is missing or malformed; start it again.',
+    ],
+    [
+      'a malformed claim',
+      (state: string) => done(state, 'short'),
+      'The sign-in’s claim is missing or malformed; start it again.',
+    ],
+    [
+      'a state this frame never made',
+      () => done('AAAAAAAAAAAAAAAAAAAAAA'),
+      'This login was not started here; start it again.',
+    ],
+    [
+      'no state',
+      () => `${memoryApiUrl}/auth/v1/social/done?claim=${'C'.repeat(43)}`,
+      'This login was not started here; start it again.',
+    ],
+    ['no URL at all', () => 'not a url', notDoneUriMessage],
+  ])('refuses %s (-32602), asks the API nothing and spends no state', async (_, make, message) => {
     const context = createTestContext()
-    await expect(connectSocial({ uri }, context, call())).rejects.toMatchObject({ code: -32602 })
-    expect(context.api.calls).toEqual([])
+    const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
+    const state = stateOf(uri)
+    await expect(connectSocial({ uri: make(state) }, context, call())).rejects.toMatchObject({
+      code: -32602,
+      message,
+    })
+    expect(socialResults(context)).toEqual([])
+    // The login started here still completes with its own done URL.
+    const doneUri = context.api.completeSocial(state, 'ada@example.com')
+    await expect(connectSocial({ uri: doneUri }, context, call())).resolves.toMatchObject({
+      user: { email: 'ada@example.com' },
+    })
+  })
+
+  test('an API under a path: the done page is under it too', () => {
+    expect(
+      readDoneUri(
+        `https://example.com/porthole/auth/v1/social/done?state=${'S'.repeat(22)}&claim=${'C'.repeat(43)}`,
+        'https://example.com/porthole/',
+      ),
+    ).toEqual({ state: 'S'.repeat(22), claim: 'C'.repeat(43) })
+    expect(() =>
+      readDoneUri(
+        `https://example.com/auth/v1/social/done?state=${'S'.repeat(22)}&claim=${'C'.repeat(43)}`,
+        'https://example.com/porthole',
+      ),
+    ).toThrow(notDoneUriMessage)
   })
 
   test('a state is used once', async () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
-    context.api.completeSocial(stateOf(uri), 'ada@example.com')
-    await connectSocial({ uri }, context, call())
-    await expect(connectSocial({ uri }, context, call())).rejects.toMatchObject({ code: -32602 })
+    const doneUri = context.api.completeSocial(stateOf(uri), 'ada@example.com')
+    await connectSocial({ uri: doneUri }, context, call())
+    await expect(connectSocial({ uri: doneUri }, context, call())).rejects.toMatchObject({
+      code: -32602,
+    })
   })
 
   test('stops polling when the request is cancelled', async () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const controller = new AbortController()
-    const login = connectSocial({ uri }, context, call(controller.signal))
+    const login = connectSocial({ uri: done(stateOf(uri)) }, context, call(controller.signal))
     await new Promise((resolve) => setTimeout(resolve, 15))
     controller.abort()
     await expect(login).rejects.toMatchObject({ message: 'Request was aborted' })

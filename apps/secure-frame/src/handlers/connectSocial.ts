@@ -1,4 +1,5 @@
 import type { HandlerContext } from '@porthole/protocol/Channel'
+import { Claim, type LoginResult, socialDonePath } from '@porthole/protocol/Embedded'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import type { SecureSpec } from '@porthole/protocol/Secure'
 import { type Context, completeLogin, getChainId, poll, toSecureUser } from '../wallet/session.js'
@@ -7,12 +8,20 @@ import { takeFarcasterState } from './connectFarcaster.js'
 type Params = SecureSpec['requests']['connectSocial']['params']
 type Result = SecureSpec['requests']['connectSocial']['result']
 
+/** Why a `uri` that is not the API's done page is refused. */
+export const notDoneUriMessage =
+  'connectSocial needs the URL the sign-in popup posted when it finished (…/auth/v1/social/done?state=…&claim=…), not the provider’s link.'
+
 /**
- * `connectSocial`: the login started by `getSocialRedirectUri`, or by
- * `connectFarcaster` (then `uri` is the relay link it answered). The state
- * must be one this frame made and has not used (it is spent now); the API is
- * asked every `pollInterval` until the provider, or the Farcaster app, has
- * answered, then the wallet is unlocked as after an email login.
+ * `connectSocial`: collects a login. For a social login, `uri` is the URL of
+ * the API's done page (`<apiUrl>/auth/v1/social/done?state=…&claim=…`), which
+ * the popup posted to the window that opened it (the widget): its origin and
+ * path must be the API's, its state one this frame made and has not used (it
+ * is spent now), its claim well-formed; the claim is shown to the API, which
+ * answers the login only for the claim it made at the callback (SECURITY.md
+ * 15). For a Farcaster login (`connectFarcaster`) `uri` is the relay link it
+ * answered. The API is asked every `pollInterval` until the login is there,
+ * then the wallet is unlocked as after an email login.
  */
 export async function connectSocial(
   { uri }: Params,
@@ -20,16 +29,61 @@ export async function connectSocial(
   { signal }: HandlerContext,
 ): Promise<Result> {
   const farcasterState = takeFarcasterState(context.memory, uri)
-  const state = farcasterState ?? new URL(uri).searchParams.get('state')
-  if (!state || (farcasterState === undefined && !context.memory.socialStates.delete(state)))
+  if (farcasterState !== undefined) {
+    const deviceId = await context.storage.getDeviceId()
+    return collect(context, signal, (stop) =>
+      context.api.farcasterResult({ state: farcasterState, deviceId }, stop),
+    )
+  }
+  const { state, claim } = readDoneUri(uri, context.api.apiUrl)
+  if (!context.memory.socialStates.delete(state))
     throw new InvalidParamsError('This login was not started here; start it again.')
   const deviceId = await context.storage.getDeviceId()
-  const collect =
-    farcasterState === undefined ? context.api.socialResult : context.api.farcasterResult
-  const result = await poll((stop) => collect({ state, deviceId }, stop), {
-    interval: context.pollInterval,
-    signal,
-  })
+  return collect(context, signal, (stop) =>
+    context.api.socialResult({ state, deviceId, claim }, stop),
+  )
+}
+
+async function collect(
+  context: Context,
+  signal: AbortSignal,
+  ask: (stop: AbortSignal) => Promise<LoginResult | undefined>,
+): Promise<Result> {
+  const result = await poll(ask, { interval: context.pollInterval, signal })
   const user = await completeLogin(context, result)
   return { user: toSecureUser(user, await getChainId(context)) }
+}
+
+/**
+ * The state and claim of the API's done page URL: exactly
+ * `<apiUrl>/auth/v1/social/done?state=…&claim=…` (each once, nothing else).
+ * Anything else (a provider's authorization URL, another origin or path) is
+ * refused before any state is spent.
+ */
+export function readDoneUri(uri: string, apiUrl: string): { state: string; claim: string } {
+  let url: URL
+  let expected: URL
+  try {
+    url = new URL(uri)
+    expected = new URL(`${apiUrl.replace(/\/+$/, '')}${socialDonePath}`)
+  } catch {
+    throw new InvalidParamsError(notDoneUriMessage)
+  }
+  if (
+    url.origin !== expected.origin ||
+    url.pathname !== expected.pathname ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.hash !== ''
+  )
+    throw new InvalidParamsError(notDoneUriMessage)
+  const names = [...url.searchParams.keys()].sort()
+  const state = url.searchParams.get('state')
+  const claim = url.searchParams.get('claim')
+  if (state === null)
+    throw new InvalidParamsError('This login was not started here; start it again.')
+  if (claim === null || !Claim.safeParse(claim).success)
+    throw new InvalidParamsError('The sign-in’s claim is missing or malformed; start it again.')
+  if (names.join() !== 'claim,state') throw new InvalidParamsError(notDoneUriMessage)
+  return { state, claim }
 }

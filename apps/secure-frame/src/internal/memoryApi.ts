@@ -27,8 +27,12 @@ export type MemoryApi = Api & {
   codeFor(email: string): string | undefined
   /** Follows the device approval link mailed for (`email`, `deviceId`); mails the code. */
   approveDevice(email: string, deviceId: string): void
-  /** The provider redirected back for `state`: the login completes as `email`. */
-  completeSocial(state: string, email: string): void
+  /**
+   * The provider redirected back for `state`: the login completes as `email`;
+   * answers the done page's URL (`<apiUrl>/auth/v1/social/done?state&claim`)
+   * the popup posts to its opener.
+   */
+  completeSocial(state: string, email: string): string
   /** The Farcaster app signed on the channel of `uri` (a `farcasterStart` link) as `fid`. */
   completeFarcaster(uri: string, fid: number): void
   /** Makes the next call to `name` fail once with `error`, after (`after: true`) or before it runs. */
@@ -36,6 +40,9 @@ export type MemoryApi = Api & {
   /** Makes the next `getShares` answer 404 `no_wallet` whatever exists (a stale read). */
   staleNextGetShares(): void
 }
+
+/** The memory API's `apiUrl`. */
+export const memoryApiUrl = 'http://api.test'
 
 let sequence = 0
 const randomToken = () => {
@@ -53,7 +60,7 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
   const verified = new Set<string>()
   const pendingDevices = new Map<string, boolean>()
   const codes = new Map<string, string>()
-  const social = new Map<string, { deviceId: string; email?: string }>()
+  const social = new Map<string, { deviceId: string; email?: string; claim?: string }>()
   const farcaster = new Map<string, { deviceId: string; state: string; fid?: number }>()
   const failures = new Map<string, { error: ApiError; after: boolean }>()
   const pendingEmailUpdates = new Map<string, { email: string; step: 'primary' | 'secondary' }>()
@@ -109,6 +116,7 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
     }
 
   const api: Api = {
+    apiUrl: memoryApiUrl,
     loginEmail: call('loginEmail', async ({ email, deviceId }) => {
       const user = userByEmail(email)
       if (user?.wallet && !verified.has(`${user.id}:${deviceId}`)) {
@@ -185,12 +193,18 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
       social.set(state, { deviceId })
       return { uri: `https://${provider}.example/authorize?client_id=porthole&state=${state}` }
     }),
-    socialResult: call('socialResult', async ({ state, deviceId }) => {
+    socialResult: call('socialResult', async ({ state, deviceId, claim }) => {
       const entry = social.get(state)
       if (!entry || entry.deviceId !== deviceId)
         throw new ApiError(404, 'unknown_state', 'This login was not started')
       if (!entry.email) return undefined
       social.delete(state)
+      if (entry.claim !== claim)
+        throw new ApiError(
+          403,
+          'claim_mismatch',
+          'This sign-in was not finished in the window that started it: start again',
+        )
       return login(userFor(entry.email), deviceId)
     }),
     farcasterStart: call('farcasterStart', async ({ deviceId, state }) => {
@@ -234,6 +248,11 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
       const entry = social.get(state)
       if (!entry) throw new Error('No such social login')
       entry.email = email
+      entry.claim = randomToken()
+      const done = new URL(`${memoryApiUrl}/auth/v1/social/done`)
+      done.searchParams.set('state', state)
+      done.searchParams.set('claim', entry.claim)
+      return done.href
     },
     completeFarcaster(uri, fid) {
       const entry = farcaster.get(new URL(uri).searchParams.get('channelToken') ?? '')
