@@ -388,6 +388,12 @@ async function measureApproval(page: Page) {
     const clicked = await now(page)
     await approve.click()
     samples.push((await signed) - clicked)
+    // The next request starts once this approval has gone (the modal closes).
+    await page.waitForFunction(
+      () =>
+        !(window as unknown as { Wallet: { getState(): { open: boolean } } }).Wallet.getState()
+          .open,
+    )
   }
   record(
     `approval click → signature at the host (median of ${approvalRuns})`,

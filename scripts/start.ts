@@ -135,6 +135,9 @@ async function main() {
     HOST: '127.0.0.1',
     PGLITE_DIR: pgliteDir,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
+    // The social login's last page posts to the widget only; the frame may collect it.
+    WIDGET_ORIGIN: origins.widget,
+    SECURE_FRAME_ORIGIN: origins.secure,
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
     // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox.
     // e2e sends them over SMTP to a real catcher (below).

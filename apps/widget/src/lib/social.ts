@@ -3,12 +3,15 @@
  * synchronously in the click handler (SECURITY.md 15, so no popup blocker
  * stops it), sent to the provider's authorization URL that the secure frame
  * gets from the API. The provider redirects the popup to the API, which
- * finishes the code exchange; the result reaches only the secure frame, which
- * polls the API with its one-time state. The widget never sees a code or a
- * token: it only learns that the frame is logged in, then connects.
+ * finishes the code exchange and posts its last URL (state plus a one-time
+ * claim) to this window only; the widget hands it to the secure frame, which
+ * collects the session from the API with it. The widget never sees a code or
+ * a token: it only learns that the frame is logged in, then connects.
  */
 import type { SocialProvider } from '@porthole/protocol/Api'
+import { SocialDoneMessage, socialDonePath } from '@porthole/protocol/Embedded'
 import { completeSocialLogin, socialRedirectUri } from './embedded.js'
+import { apiUrl } from './env.js'
 import { loadEvm } from './evm.js'
 import { t } from './i18n.js'
 import { router } from './router.js'
@@ -76,11 +79,14 @@ export function startSocialLogin(provider: SocialProvider): void {
     try {
       const uri = await socialRedirectUri(provider)
       if (id !== attempt) return
+      const done = waitForDone(popup, controller.signal)
       popup.location.href = uri
       socialStore.setState({ status: 'waiting' })
-      await completeSocialLogin(uri, controller.signal)
+      const doneUri = await done
       clearInterval(watch)
       clearTimeout(closedTimer)
+      if (id !== attempt) return
+      await completeSocialLogin(doneUri, controller.signal)
       if (id !== attempt) return
       popup.close()
       const evm = await loadEvm()
@@ -93,4 +99,35 @@ export function startSocialLogin(provider: SocialProvider): void {
       fail(messageOf(error) || t('social.failed'))
     }
   })()
+}
+
+/**
+ * The API's last page in the popup posts its URL (the login's state and a
+ * one-time claim) to its opener, this window, only (SECURITY.md 15): a login
+ * someone else started and sent a victim to finish can never be collected by
+ * them. `SocialDoneMessage` is its shape.
+ */
+const doneUriPrefix = () => `${new URL(apiUrl).origin}${socialDonePath}?`
+
+/** Resolves with the popup's final URL once the API's page posts it; only from that popup and the API's origin. */
+export function waitForDone(popup: Window, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== popup || event.origin !== new URL(apiUrl).origin) return
+      const parsed = SocialDoneMessage.safeParse(event.data)
+      if (!parsed.success || !parsed.data.uri.startsWith(doneUriPrefix())) return
+      stop()
+      resolve(parsed.data.uri)
+    }
+    const onAbort = () => {
+      stop()
+      reject(new Error(t('social.popupClosed')))
+    }
+    const stop = () => {
+      window.removeEventListener('message', onMessage)
+      signal.removeEventListener('abort', onAbort)
+    }
+    window.addEventListener('message', onMessage)
+    signal.addEventListener('abort', onAbort)
+  })
 }
