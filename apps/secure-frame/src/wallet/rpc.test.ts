@@ -171,8 +171,6 @@ describe('inv-06 rpcRequest', () => {
   })
 
   test.each([
-    'solana_signTransaction',
-    'solana_signAllTransactions',
     'solana_signAndSendTransaction',
     'wallet_grantPermissions',
     'wallet_revokePermissions',

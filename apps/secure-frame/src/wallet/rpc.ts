@@ -44,6 +44,12 @@ import {
   solanaMainnet,
 } from './session.js'
 import { withEvmAccount, withSolanaKey } from './signer.js'
+import {
+  parseTransactions,
+  SignAllTransactionsParams,
+  SignTransactionParams,
+  signTransaction,
+} from './solana.js'
 import type { CachedUser } from './storage.js'
 
 /** The needs-approval methods this frame signs today; the others answer 'Method not supported yet'. */
@@ -52,6 +58,8 @@ export const signedMethods = [
   'eth_signTypedData_v4',
   'eth_sendTransaction',
   'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAllTransactions',
   'wallet_sendCalls',
 ] as const satisfies readonly ApprovalMethod[]
 type SignedMethod = (typeof signedMethods)[number]
@@ -296,25 +304,58 @@ function prepare(
   current: string,
 ): Prepared {
   const { method, params } = request
-  if (method === 'solana_signMessage') {
+  if (
+    method === 'solana_signMessage' ||
+    method === 'solana_signTransaction' ||
+    method === 'solana_signAllTransactions'
+  ) {
     const chainId = request.chainId ?? (namespaceOf(current) === 'solana' ? current : solanaMainnet)
     if (namespaceOf(chainId) !== 'solana')
       throw new InvalidParamsError(`${method} is not available on ${chainId}`)
-    const { message, pubkey } = parseParams(SolanaSignMessageParams, params, method)
-    assertAccount(pubkey === user.addresses.solana)
-    let bytes: Uint8Array
-    try {
-      bytes = base58.decode(message)
-    } catch {
-      throw new InvalidParamsError('The message must be base58.')
-    }
-    return {
-      chainId,
-      account: user.addresses.solana,
-      sign: () =>
-        withSolanaKey(context, (key) => ({
-          signature: base58.encode(ed25519.sign(bytes, key)),
-        })),
+    const account = user.addresses.solana
+    switch (method) {
+      case 'solana_signMessage': {
+        const { message, pubkey } = parseParams(SolanaSignMessageParams, params, method)
+        assertAccount(pubkey === account)
+        let bytes: Uint8Array
+        try {
+          bytes = base58.decode(message)
+        } catch {
+          throw new InvalidParamsError('The message must be base58.')
+        }
+        return {
+          chainId,
+          account,
+          sign: () =>
+            withSolanaKey(context, (key) => ({
+              signature: base58.encode(ed25519.sign(bytes, key)),
+            })),
+        }
+      }
+      case 'solana_signTransaction': {
+        const { transaction } = parseParams(SignTransactionParams, params, method)
+        const [parsed] = parseTransactions([transaction], base58.decode(account))
+        if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
+        return {
+          chainId,
+          account,
+          sign: () =>
+            withSolanaKey(context, (key) => ({ transaction: signTransaction(parsed, key) })),
+        }
+      }
+      case 'solana_signAllTransactions': {
+        const { transactions } = parseParams(SignAllTransactionsParams, params, method)
+        // Every transaction is checked before the one approval for the batch.
+        const parsed = parseTransactions(transactions, base58.decode(account))
+        return {
+          chainId,
+          account,
+          sign: () =>
+            withSolanaKey(context, (key) => ({
+              transactions: parsed.map((transaction) => signTransaction(transaction, key)),
+            })),
+        }
+      }
     }
   }
 

@@ -1,0 +1,546 @@
+import { ed25519 } from '@noble/curves/ed25519'
+import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
+import { base58, base64 } from '@scure/base'
+import fc from 'fast-check'
+import { describe, expect, test, vi } from 'vitest'
+import { connectEmail } from '../handlers/connectEmail.js'
+import { connectOtp } from '../handlers/connectOtp.js'
+import { createMemoryApi } from '../internal/memoryApi.js'
+import { createTestContext, loginWithEmail, type TestContext } from '../internal/testContext.js'
+import { handleRpc, methodNotSupported } from './rpc.js'
+import type { ApprovalRequest, RequestApproval } from './session.js'
+import { maxTransactionBytes, parseTransaction } from './solana.js'
+
+const email = 'ada@example.com'
+const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
+
+/** A logged-in frame whose approval UI answers `decide`; no node, no ports. */
+async function wallet(options: { decide?: RequestApproval } = {}) {
+  const api = createMemoryApi()
+  const approvals: ApprovalRequest[] = []
+  const decide = options.decide ?? (async () => {})
+  const requestApproval = vi.fn<RequestApproval>(async (request, approvalOptions) => {
+    approvals.push(request)
+    return decide(request, approvalOptions)
+  })
+  const context = createTestContext({ api, requestApproval })
+  await loginWithEmail(context, email, { connectEmail, connectOtp })
+  const addresses = api.users.get(email)?.wallet?.addresses
+  if (!addresses) throw new Error('no wallet')
+  const readShare = vi.spyOn(context.storage, 'getDeviceShare')
+  return {
+    context,
+    addresses,
+    key: base58.decode(addresses.solana),
+    approvals,
+    requestApproval,
+    readShare,
+  }
+}
+
+const run = (context: TestContext, method: string, params: unknown, chainId?: string) =>
+  handleRpc(
+    context,
+    { method, params: params as never, ...(chainId === undefined ? {} : { chainId }) },
+    { signal: new AbortController().signal },
+  )
+
+// ---------------------------------------------------------------------------
+// Transactions by hand
+
+function compactU16(value: number): number[] {
+  const out: number[] = []
+  let rest = value
+  for (;;) {
+    const byte = rest & 0x7f
+    rest >>= 7
+    if (rest === 0) {
+      out.push(byte)
+      return out
+    }
+    out.push(byte | 0x80)
+  }
+}
+
+const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte)
+const randomKey = () => ed25519.getPublicKey(ed25519.utils.randomPrivateKey())
+
+type Instruction = { program: number; accounts: number[]; data: number[] }
+type Lookup = { table: Uint8Array; writable: number[]; readonly: number[] }
+type MessageSpec = {
+  version?: 'legacy' | number
+  required: number
+  readonlySigned?: number
+  readonlyUnsigned?: number
+  keys: Uint8Array[]
+  instructions?: Instruction[]
+  lookups?: Lookup[]
+}
+
+function message(spec: MessageSpec): Uint8Array {
+  const { version = 'legacy', required, readonlySigned = 0, readonlyUnsigned = 0, keys } = spec
+  const instructions = spec.instructions ?? [
+    { program: keys.length - 1, accounts: [0, 1], data: [2, 0, 0, 0, 64, 66, 15, 0, 0, 0, 0, 0] },
+  ]
+  const bytes: number[] = []
+  if (version !== 'legacy') bytes.push(0x80 | version)
+  bytes.push(required, readonlySigned, readonlyUnsigned, ...compactU16(keys.length))
+  for (const key of keys) bytes.push(...key)
+  bytes.push(...filled(32, 7)) // recent blockhash
+  bytes.push(...compactU16(instructions.length))
+  for (const { program, accounts, data } of instructions)
+    bytes.push(
+      program,
+      ...compactU16(accounts.length),
+      ...accounts,
+      ...compactU16(data.length),
+      ...data,
+    )
+  if (version !== 'legacy') {
+    const lookups = spec.lookups ?? []
+    bytes.push(...compactU16(lookups.length))
+    for (const lookup of lookups)
+      bytes.push(
+        ...lookup.table,
+        ...compactU16(lookup.writable.length),
+        ...lookup.writable,
+        ...compactU16(lookup.readonly.length),
+        ...lookup.readonly,
+      )
+  }
+  return Uint8Array.from(bytes)
+}
+
+function transaction(body: Uint8Array, signatures: Uint8Array[]): Uint8Array {
+  const bytes = [...compactU16(signatures.length)]
+  for (const signature of signatures) bytes.push(...signature)
+  bytes.push(...body)
+  return Uint8Array.from(bytes)
+}
+
+/** A transfer our key pays for and signs alone (legacy), or with a second signer (v0, lookups). */
+function transfer(key: Uint8Array, options: { version?: 'legacy' | 0; cosigner?: boolean } = {}) {
+  const { version = 'legacy', cosigner = false } = options
+  const program = new Uint8Array(32) // the system program
+  const keys = cosigner ? [randomKey(), key, randomKey(), program] : [key, randomKey(), program]
+  const body = message({
+    version,
+    required: cosigner ? 2 : 1,
+    readonlyUnsigned: 1,
+    keys,
+    ...(version === 0
+      ? { lookups: [{ table: randomKey(), writable: [3], readonly: [0, 5] }] }
+      : {}),
+  })
+  const signatures = cosigner ? [filled(64, 0xaa), new Uint8Array(64)] : [new Uint8Array(64)]
+  return { body, bytes: transaction(body, signatures), index: cosigner ? 1 : 0 }
+}
+
+/** Checks `signed` is `original` with a valid signature by `key` over `body` in slot `index`. */
+function expectSigned(
+  signed: string,
+  original: Uint8Array,
+  body: Uint8Array,
+  key: Uint8Array,
+  index: number,
+) {
+  const bytes = base64.decode(signed)
+  expect(bytes.length).toBe(original.length)
+  const start = 1 + index * 64
+  const signature = bytes.slice(start, start + 64)
+  expect(ed25519.verify(signature, body, key)).toBe(true)
+  // Every other byte, other signatures and the message included, is as given.
+  expect([...bytes.slice(0, start), ...bytes.slice(start + 64)]).toEqual([
+    ...original.slice(0, start),
+    ...original.slice(start + 64),
+  ])
+}
+
+// ---------------------------------------------------------------------------
+
+describe('solana_signTransaction', () => {
+  test.each([
+    [
+      'a legacy transaction, our key the only signer',
+      { version: 'legacy' as const, cosigner: false },
+    ],
+    ['a legacy transaction with a cosigner', { version: 'legacy' as const, cosigner: true }],
+    ['a v0 transaction with an address-table lookup', { version: 0 as const, cosigner: false }],
+    ['a v0 transaction with a cosigner', { version: 0 as const, cosigner: true }],
+  ])('signs %s in our slot, other slots unchanged', async (_, options) => {
+    const { context, key, addresses, approvals } = await wallet()
+    const { body, bytes, index } = transfer(key, options)
+    const params = { transaction: base64.encode(bytes) }
+    const result = (await run(context, 'solana_signTransaction', params)) as { transaction: string }
+    expect(Object.keys(result)).toEqual(['transaction'])
+    expectSigned(result.transaction, bytes, body, key, index)
+    if (options.cosigner)
+      expect(base64.decode(result.transaction).slice(1, 65)).toEqual(filled(64, 0xaa))
+    expect(approvals).toEqual([
+      {
+        method: 'solana_signTransaction',
+        params,
+        chainId: solanaMainnet,
+        account: addresses.solana,
+        origin: 'https://host.example',
+      },
+    ])
+  })
+
+  test("signs on the request's Solana network", async () => {
+    const { context, key, approvals } = await wallet()
+    const { bytes } = transfer(key)
+    await run(
+      context,
+      'solana_signTransaction',
+      { transaction: base64.encode(bytes) },
+      solanaDevnet,
+    )
+    expect(approvals[0]?.chainId).toBe(solanaDevnet)
+  })
+
+  test('overwrites a signature already in our slot', async () => {
+    const { context, key } = await wallet()
+    const body = message({ required: 1, keys: [key, randomKey()], instructions: [] })
+    const bytes = transaction(body, [filled(64, 0x11)])
+    const { transaction: signed } = (await run(context, 'solana_signTransaction', {
+      transaction: base64.encode(bytes),
+    })) as { transaction: string }
+    expectSigned(signed, bytes, body, key, 0)
+  })
+})
+
+describe('solana_signAllTransactions', () => {
+  test('one approval for the batch, then each transaction signed in order', async () => {
+    const { context, key, requestApproval, readShare } = await wallet()
+    const batch = [transfer(key), transfer(key, { version: 0, cosigner: true }), transfer(key)]
+    const params = { transactions: batch.map(({ bytes }) => base64.encode(bytes)) }
+    const result = (await run(context, 'solana_signAllTransactions', params)) as {
+      transactions: string[]
+    }
+    expect(requestApproval).toHaveBeenCalledTimes(1)
+    expect(requestApproval.mock.calls[0]?.[0]).toMatchObject({
+      method: 'solana_signAllTransactions',
+      params,
+    })
+    // One key rebuilt for the whole batch.
+    expect(readShare).toHaveBeenCalledTimes(1)
+    expect(result.transactions).toHaveLength(3)
+    batch.forEach(({ body, bytes, index }, position) => {
+      expectSigned(result.transactions[position] as string, bytes, body, key, index)
+    })
+  })
+
+  test('32 transactions is the most one request signs', async () => {
+    const { context, key } = await wallet()
+    const { bytes } = transfer(key)
+    const transactions = Array<string>(32).fill(base64.encode(bytes))
+    const result = (await run(context, 'solana_signAllTransactions', { transactions })) as {
+      transactions: string[]
+    }
+    expect(result.transactions).toHaveLength(32)
+  })
+})
+
+// ---------------------------------------------------------------------------
+
+describe('inv-06 solana transactions', () => {
+  test.each(['solana_signTransaction', 'solana_signAllTransactions'])(
+    '%s rejected by the user (4001) signs nothing',
+    async (method) => {
+      const { context, key, requestApproval, readShare } = await wallet({
+        decide: () => Promise.reject(new UserRejectedError()),
+      })
+      const text = base64.encode(transfer(key).bytes)
+      const params =
+        method === 'solana_signTransaction' ? { transaction: text } : { transactions: [text] }
+      await expect(run(context, method, params)).rejects.toMatchObject({ code: 4001 })
+      expect(requestApproval).toHaveBeenCalledTimes(1)
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  test("solana_signAndSendTransaction still answers 'Method not supported yet' (no Solana node here)", async () => {
+    const { context, key, requestApproval, readShare } = await wallet()
+    await expect(
+      run(context, 'solana_signAndSendTransaction', {
+        transaction: base64.encode(transfer(key).bytes),
+      }),
+    ).rejects.toMatchObject({ code: 4200, message: methodNotSupported })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  const valid = (key: Uint8Array) => base64.encode(transfer(key).bytes)
+  const one = (text: string) => ({ transaction: text })
+  const cases: [string, number, (key: Uint8Array) => unknown, string?][] = [
+    ['no params', -32602, () => undefined],
+    ['params as a list', -32602, (key) => [valid(key)]],
+    ['a transaction that is not a string', -32602, () => one(42 as never)],
+    ['an empty transaction', -32602, () => one('')],
+    ['bad base64', -32602, () => one('not base64!')],
+    [
+      'base64 without its padding',
+      -32602,
+      () => one(base64.encode(filled(301, 1)).replace(/=+$/, '')),
+    ],
+    ['base58 instead of base64', -32602, (key) => one(base58.encode(transfer(key).bytes))],
+    ['base64url', -32602, () => one(base64.encode(filled(300, 0xfb)).replaceAll('+', '-'))],
+    [
+      'a truncated transaction',
+      -32602,
+      (key) => one(base64.encode(transfer(key).bytes.slice(0, -1))),
+    ],
+    [
+      'bytes after the message',
+      -32602,
+      (key) => one(base64.encode(Uint8Array.from([...transfer(key).bytes, 0]))),
+    ],
+    [
+      'fewer signatures than required signers',
+      -32602,
+      (key) => {
+        const body = message({ required: 2, keys: [key, randomKey(), randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+    [
+      'more signatures than required signers',
+      -32602,
+      (key) => {
+        const body = message({ required: 1, keys: [key, randomKey(), randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64), new Uint8Array(64)])))
+      },
+    ],
+    [
+      'no required signer',
+      -32602,
+      (key) =>
+        one(base64.encode(transaction(message({ required: 0, keys: [key, randomKey()] }), []))),
+    ],
+    [
+      'a read-only fee payer',
+      -32602,
+      (key) => {
+        const body = message({ required: 1, readonlySigned: 1, keys: [key, randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+    [
+      'more signers than keys',
+      -32602,
+      (key) => {
+        const body = message({ required: 3, keys: [key, randomKey()], instructions: [] })
+        return one(
+          base64.encode(
+            transaction(
+              body,
+              [1, 2, 3].map(() => new Uint8Array(64)),
+            ),
+          ),
+        )
+      },
+    ],
+    [
+      'our key listed twice',
+      -32602,
+      (key) => {
+        const body = message({ required: 1, keys: [key, key, randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+    [
+      'a length not in its shortest form',
+      -32602,
+      (key) => one(base64.encode(Uint8Array.from([0x81, 0x00, ...transfer(key).bytes.slice(1)]))),
+    ],
+    [
+      `more than ${maxTransactionBytes} bytes`,
+      -32602,
+      (key) => {
+        const body = message({
+          required: 1,
+          keys: [key, randomKey()],
+          instructions: [{ program: 1, accounts: [0], data: Array(1200).fill(1) }],
+        })
+        const bytes = transaction(body, [new Uint8Array(64)])
+        expect(bytes.length).toBeGreaterThan(maxTransactionBytes)
+        return one(base64.encode(bytes))
+      },
+    ],
+    [
+      'an unknown version (1)',
+      -32602,
+      (key) => {
+        const body = message({ version: 1, required: 1, keys: [key, randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+    [
+      'an unknown version (127)',
+      -32602,
+      (key) => {
+        const body = message({ version: 127, required: 1, keys: [key, randomKey()] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+    ['an unknown key', -32602, (key) => ({ transaction: valid(key), pubkey: base58.encode(key) })],
+    [
+      'a __proto__ key',
+      -32602,
+      (key) => JSON.parse(`{"__proto__":{"x":1},"transaction":"${valid(key)}"}`),
+    ],
+    ['a Solana transaction on an EVM network', -32602, (key) => one(valid(key)), 'eip155:1'],
+    [
+      'a transaction our key does not appear in',
+      4100,
+      () => one(base64.encode(transfer(randomKey()).bytes)),
+    ],
+    [
+      'a transaction where our key is an account but not a signer',
+      4100,
+      (key) => {
+        const body = message({ required: 1, keys: [randomKey(), key, new Uint8Array(32)] })
+        return one(base64.encode(transaction(body, [new Uint8Array(64)])))
+      },
+    ],
+  ]
+
+  test.each(cases)(
+    'solana_signTransaction with %s is refused (%i) before any approval',
+    async (_, code, params, chainId) => {
+      const { context, key, requestApproval, readShare } = await wallet()
+      await expect(
+        run(context, 'solana_signTransaction', params(key), chainId),
+      ).rejects.toMatchObject({
+        code,
+      })
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  const batchCases: [string, number, (key: Uint8Array) => unknown][] = [
+    ['no transactions', -32602, () => ({ transactions: [] })],
+    ['33 transactions', -32602, (key) => ({ transactions: Array(33).fill(valid(key)) })],
+    ['transactions not a list', -32602, (key) => ({ transactions: valid(key) })],
+    ['the single-transaction params', -32602, (key) => ({ transaction: valid(key) })],
+    ['an unknown key', -32602, (key) => ({ transactions: [valid(key)], atomic: true })],
+    [
+      'one bad transaction among good ones',
+      -32602,
+      (key) => ({ transactions: [valid(key), 'AQID', valid(key)] }),
+    ],
+    [
+      'one transaction for another account',
+      4100,
+      (key) => ({ transactions: [valid(key), base64.encode(transfer(randomKey()).bytes)] }),
+    ],
+  ]
+
+  test.each(batchCases)(
+    'solana_signAllTransactions with %s is refused (%i) before any approval',
+    async (_, code, params) => {
+      const { context, key, requestApproval, readShare } = await wallet()
+      await expect(run(context, 'solana_signAllTransactions', params(key))).rejects.toMatchObject({
+        code,
+      })
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  test('every strict prefix of a valid transaction is refused (-32602)', () => {
+    const key = randomKey()
+    for (const options of [
+      { version: 'legacy' as const },
+      { version: 0 as const, cosigner: true },
+    ]) {
+      const { bytes } = transfer(key, options)
+      expect(parseTransaction(bytes, key).signerIndex).toBe(options.version === 0 ? 1 : 0)
+      for (let length = 0; length < bytes.length; length++)
+        expect(() => parseTransaction(bytes.slice(0, length), key)).toThrow(
+          expect.objectContaining({ code: -32602 }),
+        )
+    }
+  })
+})
+
+// ---------------------------------------------------------------------------
+
+/** Whether `error` is a refusal the parser may give: -32602 or 4100, never a crash. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof RpcError && (error.code === -32602 || error.code === 4100)
+}
+
+describe('inv-18 solana transactions', () => {
+  test('random bytes never crash the parser', () => {
+    const key = randomKey()
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: maxTransactionBytes + 64 }), (bytes) => {
+        try {
+          parseTransaction(bytes, key)
+        } catch (error) {
+          return isRefusal(error)
+        }
+        return true
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  test('random bytes, and valid transactions with random bytes changed, never reach approval', async () => {
+    const { context, requestApproval, readShare } = await wallet()
+    const mutated = fc
+      .tuple(
+        fc.constantFrom<'legacy' | 0>('legacy', 0),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+      )
+      .map(([version, edits]) => {
+        // Another account's transaction: even when an edit leaves it well formed, it is not ours.
+        const { bytes } = transfer(randomKey(), { version })
+        for (const [position, byte] of edits) bytes[position % bytes.length] = byte
+        return bytes
+      })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.uint8Array({ maxLength: maxTransactionBytes + 64 }), mutated),
+        fc.boolean(),
+        async (bytes, all) => {
+          const text = base64.encode(bytes)
+          const params = all ? { transactions: [text] } : { transaction: text }
+          const method = all ? 'solana_signAllTransactions' : 'solana_signTransaction'
+          const error = await run(context, method, params).then(
+            () => undefined,
+            (caught: unknown) => caught,
+          )
+          return isRefusal(error)
+        },
+      ),
+      { numRuns: 300 },
+    )
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test('any params at all never crash and never reach approval', async () => {
+    const { context, requestApproval, readShare } = await wallet()
+    await fc.assert(
+      fc.asyncProperty(fc.anything(), fc.boolean(), async (params, all) => {
+        const method = all ? 'solana_signAllTransactions' : 'solana_signTransaction'
+        const error = await run(context, method, params).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )
+        return isRefusal(error)
+      }),
+      { numRuns: 300 },
+    )
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+  })
+})
