@@ -43,19 +43,26 @@ test.describe('inv-06 approval', () => {
       approve?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))
       approve?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
     })
-    // The host posts approvals at the widget and at the secure frame, in every shape it can.
-    await page.evaluate(() => {
-      const widget = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
-      const targets = [widget?.contentWindow, widget?.contentWindow?.frames[0]]
-      for (const target of targets)
-        for (const data of [
-          'approve',
-          { type: 'approve' },
-          { porthole: 1, kind: 'response', id: 'x', result: '0x' },
-          { action: 'APPROVE', approved: true },
-        ])
-          target?.postMessage(data, '*')
-    })
+    // The host posts approvals at the widget and at the secure frame, in every
+    // shape it can, addressed to each one's exact origin so they are delivered.
+    await page.evaluate(
+      ({ widgetOrigin, secureOrigin }) => {
+        const widget = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+        const targets = [
+          [widget?.contentWindow, widgetOrigin],
+          [widget?.contentWindow?.frames[0], secureOrigin],
+        ] as const
+        for (const [target, origin] of targets)
+          for (const data of [
+            'approve',
+            { type: 'approve' },
+            { porthole: 1, kind: 'res', id: crypto.randomUUID(), ok: true, result: '0x' },
+            { action: 'APPROVE', approved: true },
+          ])
+            target?.postMessage(data, origin)
+      },
+      { widgetOrigin: origins.widget, secureOrigin: origins.secure },
+    )
     await page.waitForTimeout(1_500)
     expect(await settled(page)).toBe(false)
 

@@ -155,7 +155,7 @@ test.describe('inv-01 the secure frame takes the widget only', () => {
     await openHost(page)
     await openModal(page)
     await expect(widget(page).getByPlaceholder('Email')).toBeVisible()
-    const answers = await page.evaluate(async () => {
+    const answers = await page.evaluate(async (secureOrigin) => {
       const widgetWindow = document.querySelector<HTMLIFrameElement>(
         'iframe[title="Porthole wallet"]',
       )?.contentWindow
@@ -164,9 +164,12 @@ test.describe('inv-01 the secure frame takes the widget only', () => {
       const received: unknown[] = []
       const channel = new MessageChannel()
       channel.port1.onmessage = (event) => received.push(event.data)
-      secure.postMessage({ porthole: 1, kind: 'hello', channel: 'porthole:widget-secure' }, '*', [
-        channel.port2,
-      ])
+      // Addressed to the frame's exact origin: delivered, and still refused.
+      secure.postMessage(
+        { porthole: 1, kind: 'hello', channel: 'porthole:widget-secure' },
+        secureOrigin,
+        [channel.port2],
+      )
       channel.port1.postMessage({
         porthole: 1,
         kind: 'req',
@@ -176,7 +179,7 @@ test.describe('inv-01 the secure frame takes the widget only', () => {
       })
       await new Promise((resolve) => setTimeout(resolve, 1_500))
       return received
-    })
+    }, origins.secure)
     expect(answers).toEqual([])
   })
 })

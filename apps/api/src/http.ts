@@ -184,3 +184,15 @@ export function unauthorized(code: string, message: string): HttpError {
 function truncate(text: string, max = 64): string {
   return text.length > max ? `${text.slice(0, max)}…` : text
 }
+
+/**
+ * Refuses a browser request from any origin but `allowed` (403
+ * `origin_not_allowed`, naming `what`). A request without an Origin header
+ * (not from a browser's fetch) passes: CORS already keeps other origins from
+ * reading answers; this also keeps them from starting or collecting logins.
+ */
+export function requireOrigin(c: Context, allowed: string, what: string): void {
+  const origin = c.req.header('origin')
+  if (origin !== undefined && origin !== allowed)
+    throw new HttpError(403, 'origin_not_allowed', `Only the secure frame may ${what}`)
+}

@@ -7,20 +7,11 @@
  */
 
 /**
- * Safe: read-only calls, `eth_sendRawTransaction` (already signed, so it
- * grants nothing), and wallet status and asset queries.
+ * Node reads that change nothing and need no account: the embedded wallet
+ * forwards them to the API's RPC proxy, and the host's provider answers them
+ * with no wallet connected (widget `lib/evm/methods.ts`).
  */
-export const safeMethods = [
-  // Account and network status (answered by the secure frame itself).
-  'eth_accounts',
-  'eth_requestAccounts',
-  'eth_chainId',
-  'net_version',
-  'wallet_getCapabilities',
-  'wallet_getCallsStatus',
-  'wallet_getAssets',
-  'wallet_getPermissions',
-  // Read-only node calls (through the API's RPC proxy).
+export const nodeReadMethods = [
   'eth_blockNumber',
   'eth_call',
   'eth_estimateGas',
@@ -40,6 +31,24 @@ export const safeMethods = [
   'eth_getTransactionCount',
   'eth_getTransactionReceipt',
   'eth_syncing',
+] as const
+
+/**
+ * Safe: read-only calls, `eth_sendRawTransaction` (already signed, so it
+ * grants nothing), and wallet status and asset queries.
+ */
+export const safeMethods = [
+  // Account and network status (answered by the secure frame itself).
+  'eth_accounts',
+  'eth_requestAccounts',
+  'eth_chainId',
+  'net_version',
+  'wallet_getCapabilities',
+  'wallet_getCallsStatus',
+  'wallet_getAssets',
+  'wallet_getPermissions',
+  // Read-only node calls (through the API's RPC proxy).
+  ...nodeReadMethods,
   // Already signed elsewhere.
   'eth_sendRawTransaction',
 ] as const

@@ -54,6 +54,7 @@ import {
   parseInput,
   readJsonBody,
   readProjectQuery,
+  requireOrigin,
 } from '../http.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
 import {
@@ -126,16 +127,8 @@ export function createFarcasterRoutes({
   const siweUri = config.secureFrameOrigin
   const domain = new URL(config.secureFrameOrigin).host
   const limit = limitBody(maxFarcasterBodyBytes)
-  const fromFrame = (c: Context) => {
-    const origin = c.req.header('origin')
-    if (origin !== undefined && origin !== config.secureFrameOrigin) {
-      throw new HttpError(
-        403,
-        'origin_not_allowed',
-        'Only the secure frame may start or collect a Farcaster login',
-      )
-    }
-  }
+  const fromFrame = (c: Context) =>
+    requireOrigin(c, config.secureFrameOrigin, 'start or collect a Farcaster login')
   const unavailable = (error: unknown) => {
     onError?.(error)
     return new HttpError(

@@ -53,6 +53,7 @@ import {
   readJsonBody,
   readProjectQuery,
   readQuery,
+  requireOrigin,
 } from '../http.js'
 import { donePage, doneScript, htmlPage } from '../pages.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
@@ -146,16 +147,8 @@ export function createSocialRoutes({
     fetch,
   })
   const limit = limitBody(maxSocialBodyBytes)
-  const fromFrame = (c: Context) => {
-    const origin = c.req.header('origin')
-    if (origin !== undefined && origin !== config.secureFrameOrigin) {
-      throw new HttpError(
-        403,
-        'origin_not_allowed',
-        'Only the secure frame may start or collect a social login',
-      )
-    }
-  }
+  const fromFrame = (c: Context) =>
+    requireOrigin(c, config.secureFrameOrigin, 'start or collect a social login')
 
   app.post('/auth/v1/social/start', limit, async (c) => {
     fromFrame(c)
