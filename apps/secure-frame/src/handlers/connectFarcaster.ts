@@ -5,7 +5,8 @@ import { createRandomId } from '../wallet/storage.js'
 type Result = SecureSpec['requests']['connectFarcaster']['result']
 
 /** Refused by `getSocialRedirectUri`: Farcaster is no OAuth provider; `connectFarcaster` starts it. */
-export const farcasterNotAvailable = 'Farcaster has no redirect login: start it with connectFarcaster'
+export const farcasterNotAvailable =
+  'Farcaster has no redirect login: start it with connectFarcaster'
 
 /** Farcaster logins waiting for their `connectSocial`, at most; the oldest is dropped first. */
 export const maxPendingFarcasterLogins = 8
