@@ -2,7 +2,7 @@
  * Embedded wallets (issue 5) on the dev stack: email login with the code from
  * a real SMTP catcher, a new device verified by email, storage loss restoring
  * the same address, social login through the OIDC stand-in for Google, and
- * every signature only after Approve is clicked in the secure frame.
+ * every signature only after Approve is clicked in the secure origin's approval window.
  */
 import { randomBytes } from 'node:crypto'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
@@ -10,12 +10,13 @@ import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'v
 import { privateKeyToAccount } from 'viem/accounts'
 import { devFarcaster, ports } from '../scripts/stack.ts'
 import {
-  approveButton,
   approveDevice,
+  approveInWindow,
   freshEmail,
   loginWithEmail,
   type ProviderWindow,
   pendingOutcome,
+  primaryButton,
   rejectButton,
   secureFrame,
   secureFrameOf,
@@ -215,7 +216,7 @@ test.describe('Farcaster login', () => {
 })
 
 test.describe('approvals', () => {
-  test('a message is signed only after Approve in the secure frame; the origin shown is the browser’s', async ({
+  test('a message is signed only after Approve in the approval window; the origin shown is the browser’s', async ({
     page,
   }) => {
     await openHost(page)
@@ -230,8 +231,7 @@ test.describe('approvals', () => {
     await page.waitForTimeout(1_500)
     expect(await settled(page)).toBe(false)
 
-    await expect(approveButton(page)).toBeEnabled()
-    await approveButton(page).click()
+    await approveInWindow(page)
     const outcome = await pendingOutcome(page)
     expect(outcome.error).toBeUndefined()
     expect(await verifyMessage({ address, message, signature: outcome.result as Hex })).toBe(true)
@@ -269,8 +269,7 @@ test.describe('approvals', () => {
     // Then approve: the transaction lands, with exactly the amount shown.
     await startRequest(page, 'eth_sendTransaction', [transaction])
     await expect(secureFrame(page).getByText('0.25')).toBeVisible()
-    await expect(approveButton(page)).toBeEnabled()
-    await approveButton(page).click()
+    await approveInWindow(page)
     const outcome = await pendingOutcome(page)
     expect(outcome.error).toBeUndefined()
     const receipt = await anvil.waitForTransactionReceipt({ hash: outcome.result as Hex })
@@ -284,7 +283,7 @@ test.describe('approvals', () => {
     await openHost(page)
     const address = await loginWithEmail(page, freshEmail('noclick'))
     await startRequest(page, 'personal_sign', ['0x68656c6c6f', address])
-    await expect(approveButton(page)).toBeVisible()
+    await expect(primaryButton(page)).toBeVisible()
     await page.waitForTimeout(2_000)
     expect(await settled(page)).toBe(false)
     await page.evaluate(() => (window as unknown as ProviderWindow).Wallet.close())
@@ -302,7 +301,7 @@ test.describe('approvals', () => {
 })
 
 test.describe('sign-in with an embedded wallet', () => {
-  test('signs in during connect with one approval in the secure frame; the backend accepts the session', async ({
+  test('signs in during connect with one approval in the approval window; the backend accepts the session', async ({
     page,
   }) => {
     await openHost(page, { siwx: 'required' })
@@ -312,8 +311,7 @@ test.describe('sign-in with an embedded wallet', () => {
       secureFrame(page).getByText(/wants you to sign in with your Ethereum account/),
     ).toBeVisible()
     await expect(secureFrame(page).getByText(origins.demo, { exact: true })).toBeVisible()
-    await expect(approveButton(page)).toBeEnabled()
-    await approveButton(page).click()
+    await approveInWindow(page)
     await expect
       .poll(async () => (await hostState(page)).session, { timeout: 15_000 })
       .not.toBeNull()

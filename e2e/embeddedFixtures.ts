@@ -94,3 +94,27 @@ export const approveButton = (page: Page) =>
   secureFrame(page).getByRole('button', { name: 'Approve' })
 export const rejectButton = (page: Page) =>
   secureFrame(page).getByRole('button', { name: 'Reject' })
+
+/** The approval's primary button in the frame: it opens the approval window. */
+export const primaryButton = (page: Page) =>
+  secureFrame(page).getByRole('button', { name: 'Open approval window' })
+
+/**
+ * Opens the pending request's approval window of the secure origin, as the
+ * visitor would (a click in the frame), and returns it once loaded.
+ */
+export async function approvalWindow(page: Page): Promise<Page> {
+  const opened = page.context().waitForEvent('page')
+  await secureFrame(page).getByRole('button', { name: 'Open approval window' }).click()
+  const popup = await opened
+  await popup.waitForLoadState()
+  return popup
+}
+
+/** Approves the pending request as the visitor would: in its approval window, once Approve arms. */
+export async function approveInWindow(page: Page): Promise<void> {
+  const popup = await approvalWindow(page)
+  const approve = popup.getByRole('button', { name: 'Approve' })
+  await expect(approve).toBeEnabled()
+  await approve.click()
+}

@@ -9,7 +9,7 @@
  */
 import { expect, type Frame, type Page, test } from '@playwright/test'
 import {
-  approveButton,
+  approveInWindow,
   freshEmail,
   loginWithEmail,
   pendingOutcome,
@@ -93,8 +93,7 @@ test.describe('inv-11 keys stay in the secure frame', () => {
     await openHost(page)
     const address = await loginWithEmail(page, freshEmail('inv11'))
     await startRequest(page, 'personal_sign', ['0x6869', address])
-    await expect(approveButton(page)).toBeEnabled()
-    await approveButton(page).click()
+    await approveInWindow(page)
     expect((await pendingOutcome(page)).error).toBeUndefined()
 
     // The token, the auth share and the recovery share all passed the test's eyes.

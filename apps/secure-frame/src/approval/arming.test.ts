@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import * as Arming from './arming.js'
-import { FakeIntersectionObserverEntryV1, FakeIntersectionObserverEntryV2 } from './fakeDom.js'
 
 const visible = (time: number) => ({ type: 'visible', visible: true, time }) as const
 const hidden = (time: number) => ({ type: 'visible', visible: false, time }) as const
@@ -68,49 +67,5 @@ describe('inv-07 Arming', () => {
     expect(Arming.isArmed(run([visible(5)], 0))).toBe(true)
     expect(Arming.create(Number.NaN).delayMs).toBe(0)
     expect(Arming.create(-5).delayMs).toBe(0)
-  })
-
-  test.each([
-    { case: 'v2, visible and whole', entry: { isVisible: true, intersectionRatio: 1 }, ok: true },
-    { case: 'subpixel ratio', entry: { isVisible: true, intersectionRatio: 0.995 }, ok: true },
-    { case: 'partly out of view', entry: { isVisible: true, intersectionRatio: 0.9 }, ok: false },
-    {
-      case: 'covered or transparent',
-      entry: { isVisible: false, intersectionRatio: 1 },
-      ok: false,
-    },
-    { case: 'v1 entry (no isVisible)', entry: { intersectionRatio: 1 }, ok: false },
-  ])('isEntryVisible: $case → $ok', ({ entry, ok }) => {
-    expect(Arming.isEntryVisible(entry)).toBe(ok)
-  })
-
-  test.each([
-    { case: 'no IntersectionObserver', scope: {}, ok: false },
-    {
-      case: 'IntersectionObserver v1',
-      scope: {
-        IntersectionObserver: class {},
-        IntersectionObserverEntry: FakeIntersectionObserverEntryV1,
-      },
-      ok: false,
-    },
-    {
-      case: 'IntersectionObserver v2',
-      scope: {
-        IntersectionObserver: class {},
-        IntersectionObserverEntry: FakeIntersectionObserverEntryV2,
-      },
-      ok: true,
-    },
-    {
-      case: 'a look-alike that is not a constructor',
-      scope: {
-        IntersectionObserver: {},
-        IntersectionObserverEntry: { prototype: { isVisible: 1 } },
-      },
-      ok: false,
-    },
-  ])('supportsVisibilityTracking: $case → $ok', ({ scope, ok }) => {
-    expect(Arming.supportsVisibilityTracking(scope)).toBe(ok)
   })
 })

@@ -1,16 +1,12 @@
 /**
  * When Approve may be clicked (SECURITY.md 7), as a pure state machine: the
- * approval must have been reported visible, without a break, for the whole
- * arming delay. Any report that it is not visible (covered, transformed,
- * transparent, scrolled partly out, page hidden, window not focused) disarms it
- * and restarts the delay. The DOM side feeds it events and asks `isArmed`.
+ * approval window must have been reported shown and focused, without a
+ * break, for the whole arming delay. Any report that it is not (page hidden,
+ * window not focused) disarms it and restarts the delay. The DOM side feeds it events and asks `isArmed`.
  */
 
 /** Approve stays disabled this long after the approval becomes visible. */
 export const defaultArmingDelayMs = 500
-
-/** Least intersection ratio that counts as fully in view (subpixel layouts rarely give exactly 1). */
-export const minVisibleRatio = 0.99
 
 export type State = {
   readonly phase: 'hidden' | 'arming' | 'armed'
@@ -20,7 +16,7 @@ export type State = {
 }
 
 export type Event =
-  /** A visibility report: from IntersectionObserver v2, or focus and page visibility in a popup. */
+  /** A visibility report: the window's focus and page visibility. */
   | { readonly type: 'visible'; readonly visible: boolean; readonly time: number }
   /** The clock moved on (a timer set from `remaining`). */
   | { readonly type: 'tick'; readonly time: number }
@@ -59,34 +55,4 @@ export function isArmed(state: State): boolean {
 export function remaining(state: State, time: number): number | undefined {
   if (state.phase !== 'arming' || state.since === undefined) return
   return Math.max(0, state.since + state.delayMs - time)
-}
-
-/** An IntersectionObserver v2 entry, as far as arming reads it. */
-export type VisibilityEntry = { readonly isVisible?: boolean; readonly intersectionRatio: number }
-
-/** Visible means: the browser vouches for it (`isVisible === true`) and it is wholly in view. */
-export function isEntryVisible(entry: VisibilityEntry): boolean {
-  return entry.isVisible === true && entry.intersectionRatio >= minVisibleRatio
-}
-
-/** What the visibility check needs from a window. */
-export type VisibilityScope = {
-  readonly IntersectionObserver?: unknown
-  readonly IntersectionObserverEntry?: unknown
-}
-
-/**
- * Whether the browser has IntersectionObserver v2 (`trackVisibility`,
- * `isVisible`). Without it the in-frame Approve must not be used: the approval
- * moves to a popup (SECURITY.md 7 and 15).
- */
-export function supportsVisibilityTracking(scope: VisibilityScope): boolean {
-  const entry = scope.IntersectionObserverEntry
-  return (
-    typeof scope.IntersectionObserver === 'function' &&
-    typeof entry === 'function' &&
-    typeof entry.prototype === 'object' &&
-    entry.prototype !== null &&
-    'isVisible' in entry.prototype
-  )
 }

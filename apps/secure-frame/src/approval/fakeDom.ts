@@ -168,44 +168,6 @@ export class FakeElement extends FakeTarget {
   }
 }
 
-export type ObserverEntry = { isVisible?: boolean; intersectionRatio: number }
-
-export class FakeIntersectionObserver {
-  static instances: FakeIntersectionObserver[] = []
-  readonly callback: (entries: ObserverEntry[]) => void
-  readonly init: unknown
-  targets: unknown[] = []
-
-  constructor(callback: (entries: ObserverEntry[]) => void, init: unknown) {
-    this.callback = callback
-    this.init = init
-    FakeIntersectionObserver.instances.push(this)
-  }
-
-  observe(target: unknown): void {
-    this.targets.push(target)
-  }
-
-  disconnect(): void {
-    this.targets = []
-  }
-
-  /** Delivers an entry, as the browser would, if still observing. */
-  report(entry: ObserverEntry): void {
-    if (this.targets.length > 0) this.callback([entry])
-  }
-}
-
-/** IntersectionObserverEntry as v2 browsers have it: `isVisible` on the prototype. */
-export class FakeIntersectionObserverEntryV2 {
-  get isVisible(): boolean {
-    return false
-  }
-}
-
-/** IntersectionObserverEntry as v1 browsers have it. */
-export class FakeIntersectionObserverEntryV1 {}
-
 export class FakePopup {
   closed = false
   focused = 0
@@ -225,8 +187,6 @@ export class FakePopup {
 }
 
 export class FakeWindow extends FakeTarget {
-  IntersectionObserver: unknown = FakeIntersectionObserver
-  IntersectionObserverEntry: unknown = FakeIntersectionObserverEntryV2
   readonly location: { origin: string; pathname: string; search: string; hash: string }
   readonly crypto = globalThis.crypto
   readonly document: FakeDocument

@@ -1,22 +1,16 @@
 /**
- * Puts an approval on screen and wires it: focus, Escape, Reject, and an
- * Approve that acts only on a trusted click while armed (SECURITY.md 6 and 7).
- * Used by the frame and by the popup.
+ * Puts an approval on screen and wires it: focus, Escape, Reject, and the
+ * primary button (SECURITY.md 6 and 7). In the frame ('launcher') the request
+ * is shown and the primary button opens the approval window; in that window
+ * ('popup') it is Approve, which acts only on a trusted click while armed:
+ * the window shown and focused for the whole arming delay.
  */
 import { BaseError } from '../errors.js'
 import * as Arming from './arming.js'
 import { toDisplay } from './decode.js'
 import { type ApprovalRequest, hashRequest } from './request.js'
 import { type ApprovalView, createApprovalView } from './view.js'
-import { watchTargetVisibility, watchWindowVisibility } from './visibility.js'
-
-export type MountMode =
-  /** In the frame, with IntersectionObserver v2: Approve arms while the approval is visible. */
-  | 'frame'
-  /** In the frame, without it: no Approve here, only 'Open approval window'. */
-  | 'launcher'
-  /** In the popup (top-level): Approve arms while the window is shown and focused. */
-  | 'popup'
+import { watchWindowVisibility } from './visibility.js'
 
 export type MountParameters = {
   document: Document
@@ -26,15 +20,23 @@ export type MountParameters = {
   request: ApprovalRequest
   /** The hash the approval is bound to; must be the snapshot's. */
   hash: string
-  mode: MountMode
-  armingDelayMs?: number | undefined
-  /** Called with the bound hash on a trusted click on an armed Approve, and only then. */
-  onApprove: (hash: string) => void
   /** Reject, or Escape. */
   onReject: () => void
-  /** A trusted click on 'Open approval window' (mode 'launcher'). */
-  onOpenWindow?: ((view: ApprovalView) => void) | undefined
-}
+} & (
+  | {
+      /** In the frame: the primary button opens the approval window. */
+      mode?: 'launcher' | undefined
+      /** A trusted click on 'Open approval window'. */
+      onOpenWindow: (view: ApprovalView) => void
+    }
+  | {
+      /** In the approval window (top-level): Approve. */
+      mode: 'popup'
+      armingDelayMs?: number | undefined
+      /** Called with the bound hash on a trusted click on an armed Approve, and only then. */
+      onApprove: (hash: string) => void
+    }
+)
 
 export type Mounted = {
   readonly view: ApprovalView
@@ -50,20 +52,19 @@ export class ApprovalMismatchError extends BaseError {
   }
 }
 
-const notVisibleStatus = 'Approve is available once this approval is fully visible.'
-const notFocusedStatus = 'Approve is available while this window is in front.'
-const launcherStatus =
-  "This browser can't check that the approval is visible here, so it opens in a window of its own."
+export const notFocusedStatus = 'Approve is available while this window is in front.'
+export const launcherStatus =
+  'You approve or reject this request in a window of its own, where no site can cover it.'
 
 export function mountApproval(parameters: MountParameters): Mounted {
-  const { document, root, request, hash, mode, onApprove, onReject, onOpenWindow } = parameters
+  const { document, root, request, hash, onReject } = parameters
   // What is shown must be what is bound: refuse to show anything else.
   if (hashRequest(request) !== hash) throw new ApprovalMismatchError()
 
   const view = createApprovalView(document, {
     request,
     display: toDisplay(request),
-    primary: mode === 'launcher' ? 'openWindow' : 'approve',
+    primary: parameters.mode === 'popup' ? 'approve' : 'openWindow',
   })
   const cleanups: (() => void)[] = []
   const listen = <K extends keyof HTMLElementEventMap>(
@@ -96,13 +97,8 @@ export function mountApproval(parameters: MountParameters): Mounted {
   document.addEventListener('keydown', onKeyDown)
   cleanups.push(() => document.removeEventListener('keydown', onKeyDown))
 
-  if (mode === 'launcher') {
-    view.setStatus(launcherStatus)
-    listen(view.primary, 'click', (event) => {
-      if (!event.isTrusted) return
-      onOpenWindow?.(view)
-    })
-  } else {
+  if (parameters.mode === 'popup') {
+    const { onApprove } = parameters
     let state = Arming.create(parameters.armingDelayMs ?? Arming.defaultArmingDelayMs)
     let timer: ReturnType<typeof setTimeout> | undefined
     let reported = false
@@ -112,8 +108,7 @@ export function mountApproval(parameters: MountParameters): Mounted {
       // A focused button that gets disabled would drop focus to the page: keep it in the approval.
       if (!armed && document.activeElement === view.primary) view.element.focus()
       view.setEnabled(armed)
-      const hidden = state.phase === 'hidden' && reported
-      view.setStatus(hidden ? (mode === 'popup' ? notFocusedStatus : notVisibleStatus) : '')
+      view.setStatus(state.phase === 'hidden' && reported ? notFocusedStatus : '')
     }
     const schedule = () => {
       if (timer !== undefined) clearTimeout(timer)
@@ -136,7 +131,7 @@ export function mountApproval(parameters: MountParameters): Mounted {
     listen(view.primary, 'click', (event) => {
       // SECURITY.md 6: a synthetic click (click(), dispatchEvent) does nothing.
       if (!event.isTrusted) return
-      // SECURITY.md 7: nor does a click before arming, or while covered or hidden.
+      // SECURITY.md 7: nor does a click before arming, or while the window is behind another.
       if (!Arming.isArmed(state)) return
       onApprove(hash)
     })
@@ -145,16 +140,16 @@ export function mountApproval(parameters: MountParameters): Mounted {
     })
     render()
     root.append(view.element)
-    cleanups.push(
-      mode === 'popup'
-        ? watchWindowVisibility(document, report)
-        : watchTargetVisibility(view.element, report),
-    )
-    view.element.focus({ preventScroll: true })
-    return { view, remove: () => remove(view, cleanups) }
+    cleanups.push(watchWindowVisibility(document, report))
+  } else {
+    const { onOpenWindow } = parameters
+    view.setStatus(launcherStatus)
+    listen(view.primary, 'click', (event) => {
+      if (!event.isTrusted) return
+      onOpenWindow(view)
+    })
+    root.append(view.element)
   }
-
-  root.append(view.element)
   view.element.focus({ preventScroll: true })
   return { view, remove: () => remove(view, cleanups) }
 }

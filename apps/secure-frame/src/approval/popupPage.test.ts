@@ -21,7 +21,9 @@ let root: FakeElement
 let opener: FakePopup
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] })
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'],
+  })
   document = new FakeDocument(origin)
   root = document.createElement('main')
   root.id = 'app'
@@ -162,5 +164,17 @@ describe('inv-15 startApprovalPopup', () => {
     send(requestMessage())
     send({ type: messageType, kind: 'cancel', nonce })
     expect(document.defaultView.closed).toBe(true)
+  })
+
+  test('inv-17: when its opener is gone (the host navigated away), it closes undecided', async () => {
+    start()
+    send(requestMessage())
+    await vi.advanceTimersByTimeAsync(500)
+    opener.closed = true
+    await vi.advanceTimersByTimeAsync(250)
+    expect(document.defaultView.closed).toBe(true)
+    expect(opener.posted.map(({ message }) => (message as { kind: string }).kind)).toEqual([
+      'ready',
+    ])
   })
 })

@@ -5,9 +5,12 @@
  * one request from that opener only (same origin, same window, same nonce,
  * strict schema, hash matching the request), shows it with the frame's view,
  * and posts back the decision for that hash. Approve arms only while this
- * window is shown and focused, and acts only on a trusted click.
+ * window is shown and focused, and acts only on a trusted click. When its
+ * opener is gone (the host page navigated away, or removed the frame), the
+ * request is gone with it: the window closes (SECURITY.md 17).
  */
 import { mountApproval } from './mount.js'
+import { popupClosedPollMs } from './openPopup.js'
 import {
   acceptMessage,
   messageType,
@@ -42,6 +45,12 @@ export function startApprovalPopup(window: Window): void {
 
   const origin = location.origin
   const post = (message: ToFrameMessage) => opener.postMessage(message, origin)
+  // The frame that opened this window is its only reason to exist.
+  const watch = setInterval(() => {
+    if (!opener.closed) return
+    clearInterval(watch)
+    window.close()
+  }, popupClosedPollMs)
   let received = false
   const onMessage = (event: MessageEvent) => {
     const message = acceptMessage(event, { origin, source: opener, nonce }, ToPopupMessage)

@@ -1,18 +1,12 @@
 /**
  * `requestApproval` end to end on a fake DOM (Vitest runs in Node): the queue,
- * the view, arming and the popup launcher together. Real browsers are covered
- * by Playwright; here events are plain objects, so a test can send the
- * untrusted clicks a page would and the trusted ones a user would.
+ * the view and the approval window's launcher together. Real browsers are
+ * covered by Playwright (e2e/security/inv-07 and inv-15); here events are
+ * plain objects, so a test can send the untrusted clicks a page would and the
+ * trusted ones a user would.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import {
-  createEvent,
-  FakeDocument,
-  type FakeElement,
-  FakeIntersectionObserver,
-  FakeIntersectionObserverEntryV1,
-  type FakePopup,
-} from './fakeDom.js'
+import { createEvent, FakeDocument, type FakeElement, type FakePopup } from './fakeDom.js'
 import { messageType } from './popupProtocol.js'
 import { type ApprovalRequest, hashRequest } from './request.js'
 import { requestApproval } from './requestApproval.js'
@@ -59,7 +53,6 @@ beforeEach(() => {
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'],
   })
-  FakeIntersectionObserver.instances = []
   document = new FakeDocument(secureOrigin)
   root = document.createElement('main')
   root.id = 'app'
@@ -76,11 +69,10 @@ afterEach(async () => {
   vi.useRealTimers()
 })
 
-function request(value: ApprovalRequest, options: { armingDelayMs?: number } = {}) {
+function request(value: ApprovalRequest) {
   const controller = new AbortController()
   controllers.push(controller)
   const promise = requestApproval(value, {
-    ...options,
     signal: controller.signal,
     document: document as unknown as Document,
     root: root as unknown as HTMLElement,
@@ -89,48 +81,62 @@ function request(value: ApprovalRequest, options: { armingDelayMs?: number } = {
 }
 
 const dialog = () => root.find((element) => element.getAttribute('role') === 'dialog')
-const approveButton = () => {
-  const button = root.button('Approve')
-  if (!button) throw new Error('no Approve button')
+const openButton = () => {
+  const button = root.button('Open approval window')
+  if (!button) throw new Error('no Open approval window button')
   return button
 }
-const observer = () => {
-  const instance = FakeIntersectionObserver.instances.at(-1)
-  if (!instance) throw new Error('no observer')
-  return instance
-}
-const showVisible = () => observer().report({ isVisible: true, intersectionRatio: 1 })
 
-/** Reports the approval visible and waits out the arming delay. */
-async function arm(delay = 500) {
-  showVisible()
-  await vi.advanceTimersByTimeAsync(delay)
-  expect(approveButton().disabled).toBe(false)
+/** Opens the approval window with a trusted click; returns it and its nonce. */
+function open(): { popup: FakePopup; nonce: string } {
+  openButton().userClick()
+  const opened = document.defaultView.opened.at(-1)
+  if (!opened?.popup) throw new Error('no popup')
+  const nonce = opened.url.split('#')[1] ?? ''
+  return { popup: opened.popup, nonce }
+}
+
+const fromPopup = (popup: FakePopup, data: unknown, origin = secureOrigin) =>
+  document.defaultView.dispatchEvent(
+    createEvent('message', { isTrusted: true, origin, source: popup, data }),
+  )
+
+/** Opens the window, lets it say ready, and posts the visitor's decision on `value`. */
+async function decideInWindow(value: ApprovalRequest, approved = true) {
+  const { popup, nonce } = open()
+  fromPopup(popup, { type: messageType, kind: 'ready', nonce })
+  fromPopup(popup, {
+    type: messageType,
+    kind: 'decision',
+    nonce,
+    hash: hashRequest(value),
+    approved,
+  })
+  await flush()
+  return popup
 }
 
 describe('inv-06 requestApproval', () => {
-  test('a trusted click on an armed Approve resolves', async () => {
-    const { tracked } = request(signRequest('hello'))
-    await arm()
-    approveButton().userClick()
-    await flush()
+  test("the approval window's decision for this request resolves it", async () => {
+    const value = signRequest('hello')
+    const { tracked } = request(value)
+    await decideInWindow(value)
     expect(tracked.state).toBe('resolved')
     expect(dialog()).toBeUndefined()
   })
 
-  test('a synthetic click (click(), dispatchEvent) does nothing, even when armed', async () => {
+  test('a synthetic click (click(), dispatchEvent) opens nothing', async () => {
     const { tracked } = request(signRequest('hello'))
-    await arm()
-    approveButton().click()
-    approveButton().dispatchEvent(createEvent('click', { isTrusted: false }))
+    openButton().click()
+    openButton().dispatchEvent(createEvent('click', { isTrusted: false }))
     await flush()
+    expect(document.defaultView.opened).toHaveLength(0)
     expect(tracked.state).toBe('pending')
-    expect(dialog()).toBeDefined()
   })
 
   test('a posted "approve" message does nothing', async () => {
     const { tracked } = request(signRequest('hello'))
-    await arm()
+    open()
     const forged = { type: 'approve', approved: true, hash: hashRequest(signRequest('hello')) }
     for (const target of [document.defaultView, document])
       target.dispatchEvent(
@@ -140,48 +146,54 @@ describe('inv-06 requestApproval', () => {
     expect(tracked.state).toBe('pending')
   })
 
-  test("a second request waits, is never settled by the first's click, and re-arms", async () => {
-    const a = request(signRequest('first'))
-    const b = request(signRequest('second'))
+  test("a second request waits, is never settled by the first's decision, and gets its own window", async () => {
+    const first = signRequest('first')
+    const second = signRequest('second')
+    const a = request(first)
+    const b = request(second)
     expect(root.all().filter((element) => element.getAttribute('role') === 'dialog')).toHaveLength(
       1,
     )
     expect(dialog()?.textContent).toContain('first')
-    await arm()
-    const approveA = approveButton()
-    approveA.userClick()
-    // A double click: the second lands on A's removed button, then on B's fresh one.
-    approveA.userClick()
-    await flush()
+    const windowA = await decideInWindow(first)
     expect(a.tracked.state).toBe('resolved')
     expect(dialog()?.textContent).toContain('second')
-    approveButton().userClick()
+    // A replayed decision from A's window settles nothing.
+    const nonceA = document.defaultView.opened[0]?.url.split('#')[1]
+    fromPopup(windowA, {
+      type: messageType,
+      kind: 'decision',
+      nonce: nonceA,
+      hash: hashRequest(second),
+      approved: true,
+    })
     await flush()
     expect(b.tracked.state).toBe('pending')
-    expect(approveButton().disabled).toBe(true)
-    await arm()
-    approveButton().userClick()
-    await flush()
+    await decideInWindow(second)
     expect(b.tracked.state).toBe('resolved')
+    expect(document.defaultView.opened).toHaveLength(2)
   })
 
   test('a request changed after it was shown is not approved', async () => {
     const value = signRequest('pay 1')
     const { tracked } = request(value)
-    await arm()
+    const shown = structuredClone(value)
     ;(value.params as unknown[])[0] = '0xdead'
-    approveButton().userClick()
-    await flush()
+    await decideInWindow(shown)
     expect(tracked.state).toBe('rejected')
     expect(tracked.error).toMatchObject({ code: -32602 })
   })
 
-  test('what is shown is the request as it was when shown', async () => {
+  test('what is shown, and sent to the window, is the request as it was when shown', async () => {
     const value = signRequest('pay 1')
     request(value)
     ;(value.params as unknown[])[0] = `0x${Buffer.from('pay 1000').toString('hex')}`
     expect(dialog()?.textContent).toContain('pay 1')
     expect(dialog()?.textContent).not.toContain('pay 1000')
+    const { popup, nonce } = open()
+    fromPopup(popup, { type: messageType, kind: 'ready', nonce })
+    const sent = popup.posted[0]?.message as { request: ApprovalRequest }
+    expect((sent.request.params as unknown[])[0]).toBe(`0x${Buffer.from('pay 1').toString('hex')}`)
   })
 
   test('Reject, then Escape, reject with 4001 User rejected the request.', async () => {
@@ -209,90 +221,13 @@ describe('inv-06 requestApproval', () => {
 })
 
 describe('inv-07 requestApproval', () => {
-  test('observes with IntersectionObserver v2: trackVisibility, delay 100, threshold 1', () => {
+  test('the frame has no Approve: only the window of the secure origin decides', () => {
     request(signRequest('x'))
-    expect(observer().init).toEqual({ threshold: [1], trackVisibility: true, delay: 100 })
-    expect(observer().targets).toEqual([dialog()])
-  })
-
-  test('Approve stays disabled until visible for the whole arming delay', async () => {
-    const { tracked } = request(signRequest('x'))
-    expect(approveButton().disabled).toBe(true)
-    await vi.advanceTimersByTimeAsync(5000)
-    expect(approveButton().disabled).toBe(true)
-    showVisible()
-    await vi.advanceTimersByTimeAsync(499)
-    expect(approveButton().disabled).toBe(true)
-    approveButton().userClick()
-    await flush()
-    expect(tracked.state).toBe('pending')
-    await vi.advanceTimersByTimeAsync(1)
-    expect(approveButton().disabled).toBe(false)
-  })
-
-  test('the arming delay is an option', async () => {
-    request(signRequest('x'), { armingDelayMs: 1500 })
-    showVisible()
-    await vi.advanceTimersByTimeAsync(1499)
-    expect(approveButton().disabled).toBe(true)
-    await vi.advanceTimersByTimeAsync(1)
-    expect(approveButton().disabled).toBe(false)
-  })
-
-  test.each([
-    { case: 'covered or transparent', entry: { isVisible: false, intersectionRatio: 1 } },
-    { case: 'partly out of view', entry: { isVisible: true, intersectionRatio: 0.5 } },
-  ])(
-    'when $case, Approve is disabled, ignores clicks, and re-arms from zero',
-    async ({ entry }) => {
-      const { tracked } = request(signRequest('x'))
-      await arm()
-      observer().report(entry)
-      expect(approveButton().disabled).toBe(true)
-      approveButton().userClick()
-      await flush()
-      expect(tracked.state).toBe('pending')
-      expect(dialog()?.textContent).toContain(
-        'Approve is available once this approval is fully visible.',
-      )
-      showVisible()
-      await vi.advanceTimersByTimeAsync(499)
-      expect(approveButton().disabled).toBe(true)
-      await vi.advanceTimersByTimeAsync(1)
-      expect(approveButton().disabled).toBe(false)
-    },
-  )
-
-  test('an entry without isVisible (v1 semantics) never arms', async () => {
-    request(signRequest('x'))
-    observer().report({ intersectionRatio: 1 })
-    await vi.advanceTimersByTimeAsync(5000)
-    expect(approveButton().disabled).toBe(true)
-  })
-
-  test('hiding the page disarms; showing it again observes anew and re-arms', async () => {
-    request(signRequest('x'))
-    await arm()
-    const first = observer()
-    document.visibilityState = 'hidden'
-    document.dispatchEvent(createEvent('visibilitychange', { isTrusted: true }))
-    expect(approveButton().disabled).toBe(true)
-    document.visibilityState = 'visible'
-    document.dispatchEvent(createEvent('visibilitychange', { isTrusted: true }))
-    expect(observer()).not.toBe(first)
-    expect(first.targets).toEqual([])
-    await arm()
-  })
-
-  test('removing the approval stops its observer and timers', async () => {
-    const { controller } = request(signRequest('x'))
-    showVisible()
-    const instance = observer()
-    controller.abort()
-    await flush()
-    expect(instance.targets).toEqual([])
-    expect(vi.getTimerCount()).toBe(0)
-    expect(document.listenerCount()).toBe(0)
+    expect(root.button('Approve')).toBeUndefined()
+    expect(openButton().disabled).toBe(false)
+    expect(dialog()?.textContent).toContain(
+      'You approve or reject this request in a window of its own, where no site can cover it.',
+    )
   })
 })
 
@@ -325,7 +260,7 @@ describe('inv-08 requestApproval', () => {
 })
 
 describe('requestApproval view', () => {
-  test('is a labelled dialog with heading, account, network, Reject then Approve', () => {
+  test('is a labelled dialog with heading, account, network, Reject then Open approval window', () => {
     request(signRequest('hello'))
     const element = dialog()
     const title = root.find((node) => node.tagName === 'H1')
@@ -337,11 +272,11 @@ describe('requestApproval view', () => {
     const buttons = root.all().filter((node) => node.tagName === 'BUTTON')
     expect(buttons.map((button) => [button.textContent, button.type])).toEqual([
       ['Reject', 'button'],
-      ['Approve', 'button'],
+      ['Open approval window', 'button'],
     ])
   })
 
-  test('takes focus (the dialog, never Approve) and makes the rest inert until it goes', async () => {
+  test('takes focus (the dialog, never a button) and makes the rest inert until it goes', async () => {
     const { controller } = request(signRequest('hello'))
     expect(document.activeElement).toBe(dialog())
     expect(sibling.inert).toBe(true)
@@ -359,38 +294,7 @@ describe('requestApproval view', () => {
   })
 })
 
-describe('inv-15 requestApproval without IntersectionObserver v2', () => {
-  beforeEach(() => {
-    document.defaultView.IntersectionObserverEntry = FakeIntersectionObserverEntryV1
-  })
-
-  const openButton = () => {
-    const button = root.button('Open approval window')
-    if (!button) throw new Error('no Open approval window button')
-    return button
-  }
-
-  /** Opens the popup with a trusted click; returns it and its nonce. */
-  function open(): { popup: FakePopup; nonce: string } {
-    openButton().userClick()
-    const opened = document.defaultView.opened.at(-1)
-    if (!opened?.popup) throw new Error('no popup')
-    const nonce = opened.url.split('#')[1] ?? ''
-    return { popup: opened.popup, nonce }
-  }
-
-  const fromPopup = (popup: FakePopup, data: unknown, origin = secureOrigin) =>
-    document.defaultView.dispatchEvent(
-      createEvent('message', { isTrusted: true, origin, source: popup, data }),
-    )
-
-  test('offers no in-frame Approve, only Open approval window', () => {
-    request(signRequest('x'))
-    expect(root.button('Approve')).toBeUndefined()
-    expect(openButton().disabled).toBe(false)
-    expect(FakeIntersectionObserver.instances).toHaveLength(0)
-  })
-
+describe('inv-15 requestApproval: the approval window', () => {
   test('opens the popup of the secure origin with a one-time nonce, on a trusted click only', () => {
     request(signRequest('x'))
     openButton().click()

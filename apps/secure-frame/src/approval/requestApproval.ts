@@ -4,7 +4,6 @@
  * time, first come first shown; each bound to its request's hash.
  */
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import { supportsVisibilityTracking } from './arming.js'
 import { mountApproval } from './mount.js'
 import { type ApprovalPopup, openApprovalPopup } from './openPopup.js'
 import { type ApprovalQueue, createApprovalQueue, type Shown } from './queue.js'
@@ -17,34 +16,24 @@ export type RequestApprovalOptions = {
   root?: HTMLElement | undefined
   /** Defaults to `root`'s document, else the global one. */
   document?: Document | undefined
-  /** How long Approve stays disabled once visible; 500 ms by default. */
-  armingDelayMs?: number | undefined
 }
 
 type Item = { readonly request: ApprovalRequest; readonly options: RequestApprovalOptions }
 
+/**
+ * Every approval is decided in a top-level window of the secure origin
+ * (SECURITY.md 7): the host can restyle, mask, filter or paint over the
+ * frame, but not a window of its own. The frame shows the request and
+ * 'Open approval window'; a trusted click there opens the window (browsers
+ * allow popups only in a click), where Approve arms once the window is
+ * shown and focused.
+ */
 function present(shown: Shown<Item>): () => void {
   const { request, options } = shown.item
   const document = options.document ?? options.root?.ownerDocument ?? globalThis.document
   const root = options.root ?? document.getElementById('app') ?? document.body
   const view = document.defaultView
   const snapshot = toSnapshot(request)
-
-  if (view && supportsVisibilityTracking(view)) {
-    const mounted = mountApproval({
-      document,
-      root,
-      request: snapshot,
-      hash: shown.hash,
-      mode: 'frame',
-      armingDelayMs: options.armingDelayMs,
-      onApprove: (hash) => shown.approve(hash),
-      onReject: () => shown.reject(),
-    })
-    return () => mounted.remove()
-  }
-
-  // No IntersectionObserver v2: the approval moves to a popup of the secure origin.
   let popup: ApprovalPopup | undefined
   const theme = document.documentElement.dataset.theme
   const mounted = mountApproval({
@@ -52,8 +41,6 @@ function present(shown: Shown<Item>): () => void {
     root,
     request: snapshot,
     hash: shown.hash,
-    mode: 'launcher',
-    onApprove: () => {},
     onReject: () => shown.reject(),
     onOpenWindow: (approvalView) => {
       if (popup) return popup.focus()
@@ -78,7 +65,7 @@ function present(shown: Shown<Item>): () => void {
           approvalView.setStatus(message)
         },
       })
-      if (popup) approvalView.setStatus('Continue in the approval window.')
+      if (popup) approvalView.setStatus(waitingStatus)
     },
   })
   return () => {
@@ -87,11 +74,14 @@ function present(shown: Shown<Item>): () => void {
   }
 }
 
+/** Shown in the frame while the approval window is open. */
+export const waitingStatus = 'Continue in the approval window.'
+
 let queue: ApprovalQueue<Item> | undefined
 
 /**
  * Shows the approval for `request` and resolves when the user approves it with
- * a trusted click on an armed Approve. Rejects with 4001 'User rejected the
+ * a trusted click on the armed Approve of its approval window. Rejects with 4001 'User rejected the
  * request.' on Reject, Escape or a closed popup; with 4001 'Request was
  * aborted' when `options.signal` aborts; with -32602 when the request can't be
  * shown or changed after it was shown. A call made while another approval

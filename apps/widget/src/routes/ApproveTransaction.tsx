@@ -6,8 +6,10 @@ import { showSecureFrame } from '../lib/secureFrame.js'
 /**
  * A request of the embedded wallet that needs approval. The widget shows no
  * Approve button of its own: it lays the secure frame over this view's slot,
- * and the frame renders the decoded request, the browser-verified origin and
- * Approve / Reject (SECURITY.md 6-8). Close (or Escape) cancels: 4001.
+ * and the frame renders the decoded request, the browser-verified origin,
+ * Reject and 'Open approval window'; Approve lives only in that window, a
+ * top-level window of the secure origin that the host cannot paint over
+ * (SECURITY.md 6-8). Close (or Escape) cancels: 4001.
  */
 export function ApproveTransaction() {
   const ready = useStore((state) => state.secureFrame === 'ready')
