@@ -5,7 +5,7 @@
  * EIP-1193 provider and its EIP-6963 announcement (DESIGN.md sections 1–3).
  */
 import * as Channel from '@porthole/protocol/Channel'
-import { iframeLoadTimeout, loginRequestTimeout } from '@porthole/protocol/Constants'
+import { iframeLoadTimeout, providerRequestTimeout } from '@porthole/protocol/Constants'
 import {
   DisconnectedError,
   type RpcError,
@@ -183,7 +183,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       : ready().then((channel) => channel.request(method, params, { timeout }))
 
   const { provider, emit, clear } = createProvider((request) =>
-    send('providerRequest', request, loginRequestTimeout),
+    send('providerRequest', request, providerRequestTimeout),
   )
 
   const onState = (next: State) => {

@@ -4,6 +4,13 @@
 export const iframeLoadTimeout = 20_000
 /** Request timeout for email, device, OTP, social and redirect requests. */
 export const loginRequestTimeout = 120_000
+/**
+ * How long a host's provider request waits for the visitor (a connection, an
+ * approval), end to end: the loader gives up after this and cancels the
+ * request, which closes its approval in the widget and the secure frame
+ * (SECURITY.md 17); the widget's own wait for an approval is the same.
+ */
+export const providerRequestTimeout = 10 * 60_000
 /** Default timeout for any other cross-frame request. */
 export const defaultRequestTimeout = 30_000
 /** Sign-out waits at most this long. */

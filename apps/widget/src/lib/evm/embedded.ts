@@ -10,6 +10,7 @@
  * (4001); nothing is signed without the frame's click.
  */
 
+import { providerRequestTimeout } from '@porthole/protocol/Constants'
 import { needsApproval } from '@porthole/protocol/EmbeddedRpc'
 import { ErrorCode, RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { type Address, getAddress } from 'viem'
@@ -22,14 +23,18 @@ import { currentView, type Store, store, type WidgetState } from '../store.js'
 export const embeddedConnectorId = 'xyz.porthole.embedded'
 export const embeddedConnectorType = 'embedded'
 
-/** How long a request waits for the user's decision in the frame. */
-export const approvalTimeout = 10 * 60_000
+/** How long a request waits for the user's decision: the host's own limit (SECURITY.md 17). */
+export const approvalTimeout = providerRequestTimeout
 
 /** Set while connected, so a reload asks the frame only when there is something to restore. */
 const connectedKey = 'embedded.connected'
 
 type RequestArguments = { method: string; params?: unknown }
-export type EmbeddedProvider = { request(args: RequestArguments): Promise<unknown> }
+/** `signal`: the host gave up on the request (its timeout, or its page went away). */
+export type RequestOptions = { signal?: AbortSignal | undefined }
+export type EmbeddedProvider = {
+  request(args: RequestArguments, options?: RequestOptions): Promise<unknown>
+}
 
 const hostOrigin = () => store.getState().hostOrigin
 
@@ -49,14 +54,19 @@ let before: Pick<WidgetState, 'open' | 'history'> | null = null
  * Runs `send` while ApproveTransaction shows. The modal opens on that view (or
  * pushes it when open); once the last waiting request settles the modal goes
  * back to where it was. Closing the modal or navigating away aborts `send`'s
- * signal, which cancels the request in the frame, and answers 4001.
+ * signal, which cancels the request in the frame, and answers 4001. So does
+ * `cancel` (the host gave up): the approval closes and nothing is signed.
  */
 export async function withApproval<result>(
   method: string,
   send: (signal: AbortSignal) => Promise<result>,
   target: Store<WidgetState> = store,
+  cancel?: AbortSignal,
 ): Promise<result> {
   const controller = new AbortController()
+  const onCancel = () => controller.abort()
+  if (cancel?.aborted) controller.abort()
+  cancel?.addEventListener('abort', onCancel, { once: true })
   if (waiting++ === 0) {
     const { open, history } = target.getState()
     before = { open, history }
@@ -76,6 +86,7 @@ export async function withApproval<result>(
     throw error
   } finally {
     unsubscribe()
+    cancel?.removeEventListener('abort', onCancel)
     if (--waiting === 0) {
       target.setState({ approval: null })
       // Back to where the modal was (closed, or on the view that asked),
@@ -94,7 +105,10 @@ export function embedded() {
     const supported = (id: number | null) =>
       id !== null && config.chains.some((chain) => chain.id === id)
 
-    const request = async ({ method, params }: RequestArguments): Promise<unknown> => {
+    const request = async (
+      { method, params }: RequestArguments,
+      { signal }: RequestOptions = {},
+    ): Promise<unknown> => {
       const channel = await waitForSecureChannel()
       const body = {
         method,
@@ -104,9 +118,13 @@ export function embedded() {
         // has no `location.ancestorOrigins` (it prefers its own, SECURITY.md 8).
         ...(hostOrigin() ? { origin: hostOrigin() as string } : {}),
       }
-      if (!needsApproval(method)) return channel.request('rpcRequest', body)
-      return withApproval(method, (signal) =>
-        channel.request('rpcRequest', body, { signal, timeout: approvalTimeout }),
+      if (!needsApproval(method)) return channel.request('rpcRequest', body, { signal })
+      return withApproval(
+        method,
+        (aborted) =>
+          channel.request('rpcRequest', body, { signal: aborted, timeout: approvalTimeout }),
+        store,
+        signal,
       )
     }
     const provider: EmbeddedProvider = { request }

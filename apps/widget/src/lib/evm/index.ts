@@ -419,10 +419,16 @@ export const evm = {
     const { connector } = getConnection(config)
     if (!connector) throw new NotConnectedError()
     const provider = (await connector.getProvider()) as {
-      request(args: { method: string; params?: unknown }): Promise<unknown>
+      request(
+        args: { method: string; params?: unknown },
+        options?: { signal?: AbortSignal },
+      ): Promise<unknown>
     }
+    // The embedded wallet is ours and takes the host's cancel (SECURITY.md 17);
+    // another wallet's provider gets the plain EIP-1193 call.
+    const options = connector.id === embeddedConnectorId ? [{ signal }] : []
     return provider
-      .request(params === undefined ? { method } : { method, params })
+      .request(params === undefined ? { method } : { method, params }, ...options)
       .catch((error: unknown) => {
         throw toRpcError(error)
       })

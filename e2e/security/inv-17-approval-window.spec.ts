@@ -1,0 +1,178 @@
+/**
+ * SECURITY.md 15 and 17 in Chromium: the approval window of the secure origin
+ * (where every approval is decided, SECURITY.md 7) keeps its checks when it
+ * fails, and a request that the visitor or the host gives up on closes its
+ * approval, answers once, and signs nothing afterwards.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import type { Address, Hex } from 'viem'
+import { verifyMessage } from 'viem'
+import {
+  approvalWindow,
+  freshEmail,
+  loginWithEmail,
+  pendingOutcome,
+  primaryButton,
+  secureFrame,
+  settled,
+  startRequest,
+} from '../embeddedFixtures.ts'
+import { hostState, openHost } from '../fixtures.ts'
+
+const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`
+
+async function signedIn(page: Page, label: string): Promise<Address> {
+  await openHost(page)
+  return loginWithEmail(page, freshEmail(label))
+}
+
+test.describe('inv-15 the approval window', () => {
+  test('a blocked window says so, leaves Reject usable (4001), and signs nothing', async ({
+    page,
+  }) => {
+    const address = await signedIn(page, 'blocked')
+    // The host takes allow-popups out of the widget frame's sandbox and reloads
+    // it: the secure frame inside can open no window at all.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+          if (!frame) throw new Error('no widget frame')
+          frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms')
+          frame.addEventListener('load', resolve, { once: true })
+          frame.contentWindow?.location.replace(frame.src)
+        }),
+    )
+    await expect
+      .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
+      .toBe('connected')
+    await startRequest(page, 'personal_sign', [hex('blocked window'), address])
+    await secureFrame(page).getByRole('button', { name: 'Open approval window' }).click()
+    await expect(
+      secureFrame(page).getByText(
+        'The approval window was blocked. Allow pop-ups for this site, then try again.',
+      ),
+    ).toBeVisible()
+    expect(await settled(page)).toBe(false)
+    await secureFrame(page).getByRole('button', { name: 'Reject' }).click()
+    expect((await pendingOutcome(page)).error?.code).toBe(4001)
+  })
+
+  test('closing the window without deciding answers 4001 and closes the approval', async ({
+    page,
+  }) => {
+    const address = await signedIn(page, 'closed')
+    await startRequest(page, 'personal_sign', [hex('closed window'), address])
+    const popup = await approvalWindow(page)
+    await expect(popup.getByRole('button', { name: 'Approve' })).toBeEnabled()
+    await popup.close()
+    expect((await pendingOutcome(page)).error?.code).toBe(4001)
+    await expect(primaryButton(page)).toHaveCount(0)
+  })
+
+  test('two requests wait in turn, each decided in its own window', async ({ page }) => {
+    const address = await signedIn(page, 'queued')
+    await page.evaluate(
+      ({ address, a, b }) => {
+        const target = window as unknown as {
+          Wallet: {
+            provider: { request(args: { method: string; params: unknown }): Promise<unknown> }
+          }
+          outcomes: Record<string, unknown>
+        }
+        target.outcomes = {}
+        const run = (name: string, message: string) =>
+          target.Wallet.provider
+            .request({ method: 'personal_sign', params: [message, address] })
+            .then(
+              (result) => {
+                target.outcomes[name] = { result }
+              },
+              (error: { code?: number }) => {
+                target.outcomes[name] = { error: error.code }
+              },
+            )
+        void run('a', a)
+        void run('b', b)
+      },
+      { address, a: hex('first in line'), b: hex('second in line') },
+    )
+    const outcomes = () =>
+      page.evaluate(() => (window as unknown as { outcomes: Record<string, unknown> }).outcomes)
+
+    const first = await approvalWindow(page)
+    await expect(first.getByText('first in line')).toBeVisible()
+    await first.getByRole('button', { name: 'Reject' }).click()
+    await expect.poll(async () => (await outcomes()).a).toEqual({ error: 4001 })
+    expect((await outcomes()).b).toBeUndefined()
+
+    const second = await approvalWindow(page)
+    await expect(second.getByText('second in line')).toBeVisible()
+    const approve = second.getByRole('button', { name: 'Approve' })
+    await expect(approve).toBeEnabled()
+    await approve.click()
+    await expect.poll(async () => Object.keys(await outcomes()).sort()).toEqual(['a', 'b'])
+    const { b } = (await outcomes()) as { b: { result: Hex } }
+    expect(await verifyMessage({ address, message: 'second in line', signature: b.result })).toBe(
+      true,
+    )
+  })
+})
+
+test.describe('inv-17 requests given up on', () => {
+  test('the host page navigating away closes the approval window; nothing is signed', async ({
+    page,
+  }) => {
+    const address = await signedIn(page, 'navigated')
+    await startRequest(page, 'personal_sign', [hex('left behind'), address])
+    const popup = await approvalWindow(page)
+    await expect(popup.getByRole('button', { name: 'Approve' })).toBeEnabled()
+    const closed = popup.waitForEvent('close')
+    await page.goto('http://127.0.0.1:5170/health')
+    await closed
+    expect(popup.isClosed()).toBe(true)
+  })
+
+  test("the host's timeout closes the approval and its window, answers once, and nothing signs after", async ({
+    page,
+  }) => {
+    // The whole context's clock, so the loader's timeout can be reached without waiting for it.
+    await page.clock.install()
+    const address = await signedIn(page, 'timeout')
+    await page.evaluate(
+      ({ message, address }) => {
+        const target = window as unknown as {
+          Wallet: {
+            provider: { request(args: { method: string; params: unknown }): Promise<unknown> }
+          }
+          answers: unknown[]
+        }
+        target.answers = []
+        target.Wallet.provider
+          .request({ method: 'personal_sign', params: [message, address] })
+          .then(
+            (result) => target.answers.push({ result }),
+            (error: { code?: number; data?: unknown }) =>
+              target.answers.push({ error: { code: error.code, data: error.data } }),
+          )
+      },
+      { message: hex('given up'), address },
+    )
+    const popup = await approvalWindow(page)
+    const approve = popup.getByRole('button', { name: 'Approve' })
+    await expect(approve).toBeEnabled()
+    const closed = popup.waitForEvent('close')
+    // Past the end-to-end limit for a provider request (10 minutes).
+    await page.clock.fastForward('10:01')
+    await closed
+    const answers = () => page.evaluate(() => (window as unknown as { answers: unknown[] }).answers)
+    await expect.poll(answers).toHaveLength(1)
+    expect(await answers()).toEqual([
+      { error: { code: -32603, data: { reason: 'iframe_request_timeout' } } },
+    ])
+    await expect(primaryButton(page)).toHaveCount(0)
+    // Nothing more arrives later.
+    await page.clock.fastForward('00:05')
+    expect(await answers()).toHaveLength(1)
+  })
+})
