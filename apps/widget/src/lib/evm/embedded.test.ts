@@ -60,6 +60,28 @@ describe('withApproval', () => {
     expect(store.getState().approval).toBeNull()
   })
 
+  test("inv-17 the host's cancel (its timeout, its page gone) aborts the request and closes the view", async () => {
+    const request = deferred()
+    const cancel = new AbortController()
+    const result = withApproval('eth_sendTransaction', request.send, store, cancel.signal)
+    expect(currentView(store.getState())).toBe('ApproveTransaction')
+    cancel.abort()
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(request.signal()?.aborted).toBe(true)
+    expect(store.getState().approval).toBeNull()
+    expect(store.getState().open).toBe(false)
+  })
+
+  test('inv-17 a request the host already gave up on is never shown as pending', async () => {
+    const request = deferred()
+    const cancel = new AbortController()
+    cancel.abort()
+    const result = withApproval('personal_sign', request.send, store, cancel.signal)
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(request.signal()).toBeUndefined()
+    expect(store.getState().open).toBe(false)
+  })
+
   test('inv-17 leaving the view aborts too', async () => {
     store.setState({ open: true, history: ['Account'] })
     const request = deferred()

@@ -63,9 +63,9 @@ export async function withApproval<result>(
   target: Store<WidgetState> = store,
   cancel?: AbortSignal,
 ): Promise<result> {
+  if (cancel?.aborted) throw new UserRejectedError('The site gave up on the request.')
   const controller = new AbortController()
   const onCancel = () => controller.abort()
-  if (cancel?.aborted) controller.abort()
   cancel?.addEventListener('abort', onCancel, { once: true })
   if (waiting++ === 0) {
     const { open, history } = target.getState()
