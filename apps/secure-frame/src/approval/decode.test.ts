@@ -199,7 +199,7 @@ describe('toDisplay eth_sendTransaction', () => {
       args: [other, 1000n],
     })
     const display = toDisplay(input('eth_sendTransaction', [{ to: token, data }]))
-    expect(value(display, 'Action')).toBe(`Transfer 1000 tokens to ${other}`)
+    expect(value(display, 'Action')).toBe(`Transfer 1000 (raw units) to ${other}`)
     expect(value(display, 'Token contract')).toBe(token)
     expect(value(display, 'Amount')).toBe('0 ETH')
     expect(value(display, 'Function')).toBe('transfer (0xa9059cbb)')
@@ -265,7 +265,7 @@ describe('toDisplay wallet_sendCalls', () => {
         .filter((field) => field.label === 'Amount')
         .map((f) => f.value),
     ).toEqual(['0.1 ETH', '0 ETH'])
-    expect(value(display, 'Action')).toBe(`Transfer 5 tokens to ${other}`)
+    expect(value(display, 'Action')).toBe(`Transfer 5 (raw units) to ${other}`)
     expect(display.notes).toEqual([])
   })
 
@@ -299,7 +299,7 @@ describe('toDisplay solana', () => {
     expect(display.notes).toEqual(['The request names another account: Other.'])
   })
 
-  test('shows transactions encoded, with a caveat', () => {
+  test('shows transactions it cannot read encoded, with a note', () => {
     const display = toDisplay(
       input('solana_signAllTransactions', { transactions: ['AQID', 'BAUG'] }),
     )
@@ -307,7 +307,7 @@ describe('toDisplay solana', () => {
       'Transaction 1 of 2 (encoded)',
       'Transaction 2 of 2 (encoded)',
     ])
-    expect(display.notes[0]).toContain('not decoded')
+    expect(display.notes).toEqual(['A transaction could not be read: check it below.'])
   })
 })
 
@@ -341,5 +341,155 @@ describe('bounds', () => {
     expect(toPrintableText(new Uint8Array())).toBeUndefined()
     expect(toPrintableText(new Uint8Array([0xff]))).toBeUndefined()
     expect(toPrintableText(new TextEncoder().encode('a\u2066b'))).toBeUndefined()
+  })
+})
+
+describe('inv-20 toDisplay', () => {
+  const onChain = (chain: string, params: unknown[]): DecodeInput => ({
+    ...input('eth_sendTransaction', params),
+    chainId: chain,
+  })
+
+  test.each([
+    ['eip155:1', '1.5 ETH'],
+    ['eip155:137', '1.5 POL'],
+    ['eip155:56', '1.5 BNB'],
+    ['eip155:43114', '1.5 AVAX'],
+    ['eip155:100', '1.5 XDAI'],
+    ['eip155:42220', '1.5 CELO'],
+    ['eip155:31337', '1.5 ETH'],
+  ])('a native amount on %s is in that network’s own currency (%s)', (chain, amount) => {
+    const display = toDisplay(
+      onChain(chain, [{ from: account, to: other, value: toHex(parseEther('1.5')) }]),
+    )
+    expect(value(display, 'Amount')).toBe(amount)
+  })
+
+  test('a network Porthole does not know says its amounts assume 18 decimals', () => {
+    const display = toDisplay(
+      onChain('eip155:999999', [{ from: account, to: other, value: toHex(parseEther('2')) }]),
+    )
+    expect(value(display, 'Amount')).toBe('2 (native currency of eip155:999999)')
+    expect(display.notes.join(' ')).toContain('18 decimals')
+  })
+
+  test('the maximum network fee is shown in the network’s currency', () => {
+    const display = toDisplay(
+      onChain('eip155:137', [
+        {
+          from: account,
+          to: other,
+          value: '0x0',
+          nonce: '0x7',
+          gas: '0x5208',
+          maxFeePerGas: '0xb2d05e00',
+          maxPriorityFeePerGas: '0x3b9aca00',
+        },
+      ]),
+    )
+    expect(value(display, 'Nonce')).toBe('7')
+    expect(value(display, 'Gas limit')).toBe('21000')
+    expect(value(display, 'Max fee per gas')).toBe('3 gwei')
+    expect(value(display, 'Max priority fee per gas')).toBe('1 gwei')
+    expect(value(display, 'Max network fee')).toBe('0.000063 POL')
+  })
+
+  test('a call whose data is in `input` (no `data`) is decoded, not shown as a plain transfer', () => {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [other, 1000n],
+    })
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, input: data }]))
+    expect(value(display, 'Recipient')).toBe(other)
+    expect(value(display, 'Function')).toBe('transfer (0xa9059cbb)')
+  })
+
+  test('a transaction field the approval does not know is named in a note', () => {
+    const display = toDisplay(input('eth_sendTransaction', [{ to: other, authorizationList: [] }]))
+    expect(display.notes.join(' ')).toContain('authorizationList')
+  })
+
+  test('a token amount is in the token’s symbol and decimals, as read from the chain', () => {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [other, 12_500_000n],
+    })
+    const display = toDisplay({
+      ...input('eth_sendTransaction', [{ to: token, data }]),
+      tokens: [{ address: token, symbol: 'PTT', decimals: 6 }],
+    })
+    expect(value(display, 'Action')).toBe(`Transfer 12.5 PTT to ${other}`)
+    expect(value(display, 'Token amount')).toBe('12.5 PTT')
+  })
+
+  test('a token amount whose token details are unknown is raw units, labelled', () => {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transferFrom',
+      args: [account, other, 12_500_000n],
+    })
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, data }]))
+    expect(value(display, 'Token amount')).toBe(
+      '12500000 (raw units: the token’s symbol and decimals could not be read)',
+    )
+  })
+
+  test('a limited approval is in token units; an unlimited one warns', () => {
+    const approve = (amount: bigint) =>
+      toDisplay({
+        ...input('eth_sendTransaction', [
+          {
+            to: token,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: 'approve',
+              args: [other, amount],
+            }),
+          },
+        ]),
+        tokens: [{ address: token, symbol: 'PTT', decimals: 6 }],
+      })
+    expect(value(approve(3_000_000n), 'Allowance')).toBe('3 PTT')
+    expect(approve(3_000_000n).notes).toEqual([])
+    expect(value(approve(maxUint256), 'Allowance')).toBe('unlimited')
+    expect(approve(maxUint256).notes).toContain(
+      'This approval lets the spender take all your tokens.',
+    )
+  })
+
+  test('an unknown contract call shows its raw selector and a warning', () => {
+    const display = toDisplay(input('eth_sendTransaction', [{ to: token, data: '0xdeadbeef00' }]))
+    expect(value(display, 'Function selector')).toBe('0xdeadbeef')
+    expect(display.notes.join(' ')).toMatch(/cannot decode/)
+  })
+
+  test('an EIP-2612 permit for everything warns like an unlimited approval', () => {
+    const permit = {
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      domain: { name: 'PTT', version: '1', chainId: 31337, verifyingContract: token },
+      message: {
+        owner: account,
+        spender: other,
+        value: maxUint256.toString(),
+        nonce: 0,
+        deadline: 1,
+      },
+    }
+    const display = toDisplay(input('eth_signTypedData_v4', [account, permit]))
+    expect(display.notes.join(' ')).toContain('permit')
+    expect(display.notes).toContain('This permit lets the spender take all your tokens.')
+    expect(value(display, 'Verifying contract')).toBe(token)
+    expect(value(display, 'spender')).toBe(other)
   })
 })

@@ -4,9 +4,20 @@
  * view writes with `textContent` only. Sizes are bounded: long values are
  * clipped (and say so), long lists stop with a note.
  */
+import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import type { ApprovalMethod } from '@porthole/protocol/EmbeddedRpc'
 import { base58 } from '@scure/base'
-import { decodeFunctionData, erc20Abi, formatEther, hexToBytes, isHex, maxUint256 } from 'viem'
+import {
+  decodeFunctionData,
+  erc20Abi,
+  formatGwei,
+  formatUnits,
+  hexToBytes,
+  isHex,
+  maxUint256,
+} from 'viem'
+import { describeSolanaTransaction } from './decodeSolana.js'
+import type { Token } from './request.js'
 
 /** A label and its value; `mono` for addresses, hashes and hex. */
 export type Field = { readonly label: string; readonly value: string; readonly mono?: boolean }
@@ -44,6 +55,8 @@ export type DecodeInput = {
   /** CAIP-2 of the network the request runs on. */
   readonly chainId: string
   readonly account: string
+  /** ERC-20 details read from the chain; a token not listed shows raw units. */
+  readonly tokens?: readonly Token[] | undefined
 }
 
 /** Longest value kept whole; a longer one is clipped and says how much is left out. */
@@ -55,8 +68,30 @@ export const maxFlattenDepth = 6
 /** Most calls of `wallet_sendCalls` listed. */
 export const maxCalls = 32
 
-/** The native currency's symbol on EVM networks. */
-export const nativeSymbol = 'ETH'
+/** A network's own currency, as packages/chains defines it. */
+export type Currency = {
+  /** `undefined` for a network Porthole does not know. */
+  readonly symbol: string | undefined
+  readonly decimals: number
+}
+
+/** The currency of `chainId`: its symbol and decimals, or 18 unnamed decimals for an unknown EVM network. */
+export function currencyOf(chainId: string): Currency {
+  const network = getByCaipNetworkId(chainId)
+  if (network) return network.nativeCurrency
+  return { symbol: undefined, decimals: 18 }
+}
+
+/** `amount` (smallest units) in `currency`: '1.5 POL'. */
+export function formatNative(amount: bigint, currency: Currency, chainId: string): string {
+  const value = formatUnits(amount, currency.decimals)
+  return currency.symbol === undefined
+    ? `${value} (native currency of ${chainId})`
+    : `${value} ${currency.symbol}`
+}
+
+const unknownNetworkNote =
+  'Porthole does not know this network: its amounts are shown assuming 18 decimals.'
 
 const notDecodedNote = "The request's parameters are not in the expected form: check them below."
 
@@ -129,21 +164,53 @@ export function toQuantity(value: unknown): bigint | undefined {
   return BigInt(value)
 }
 
-/** `value` (wei) as '1.5 ETH', or the raw value and a note when it is not a quantity. */
-function formatAmount(value: unknown, notes: string[]): string {
-  if (value === undefined || value === null) return `0 ${nativeSymbol}`
-  const wei = toQuantity(value)
-  if (wei === undefined) {
+/** What amounts are read against: the network's currency and the tokens' details. */
+type Units = {
+  readonly chainId: string
+  readonly currency: Currency
+  readonly tokens: readonly Token[]
+}
+
+function unitsOf(input: DecodeInput, notes: string[]): Units {
+  const currency = currencyOf(input.chainId)
+  if (currency.symbol === undefined && evmChainNumber(input.chainId) !== undefined)
+    notes.push(unknownNetworkNote)
+  return { chainId: input.chainId, currency, tokens: input.tokens ?? [] }
+}
+
+/** `value` (smallest units) in the network's currency, or the raw value and a note when it is not a quantity. */
+function formatAmount(value: unknown, units: Units, notes: string[]): string {
+  if (value === undefined || value === null) return formatNative(0n, units.currency, units.chainId)
+  const amount = toQuantity(value)
+  if (amount === undefined) {
     notes.push('The amount is not a valid number.')
     return clip(toText(value), 200)
   }
-  return `${formatEther(wei)} ${nativeSymbol}`
+  return formatNative(amount, units.currency, units.chainId)
+}
+
+const rawUnitsLabel = 'raw units: the token’s symbol and decimals could not be read'
+
+/** A token amount in its own units ('12.5 PTT'), or raw units and why. */
+function formatTokenAmount(amount: bigint, token: Token | undefined): string {
+  if (!token) return `${amount} (${rawUnitsLabel})`
+  return `${formatUnits(amount, token.decimals)} ${token.symbol}`
+}
+
+/** The same amount, short, for the action line. */
+function shortTokenAmount(amount: bigint, token: Token | undefined): string {
+  return token ? formatTokenAmount(amount, token) : `${amount} (raw units)`
 }
 
 const erc20Actions = new Set(['transfer', 'approve', 'transferFrom'])
 
 /** What calldata does, as fields: an ERC-20 transfer or approval, else a contract call. */
-export function describeCallData(to: unknown, data: unknown, notes: string[]): Field[] {
+export function describeCallData(
+  to: unknown,
+  data: unknown,
+  notes: string[],
+  tokens: readonly Token[] = [],
+): Field[] {
   if (data === undefined || data === null || data === '0x' || data === '') return []
   if (typeof data !== 'string' || !isHex(data, { strict: true }) || data.length % 2 !== 0) {
     notes.push('The call data is not valid hex.')
@@ -152,6 +219,7 @@ export function describeCallData(to: unknown, data: unknown, notes: string[]): F
   const size = (data.length - 2) / 2
   const selector = data.slice(0, 10)
   const token = typeof to === 'string' ? to : 'unknown'
+  const details = tokens.find((candidate) => sameAddress(candidate.address, token))
   if (size >= 4) {
     try {
       const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data })
@@ -160,18 +228,24 @@ export function describeCallData(to: unknown, data: unknown, notes: string[]): F
         if (functionName === 'transfer') {
           const [recipient, amount] = args as readonly [string, bigint]
           fields.push(
-            { label: 'Action', value: `Transfer ${amount} tokens to ${recipient}` },
+            {
+              label: 'Action',
+              value: `Transfer ${shortTokenAmount(amount, details)} to ${recipient}`,
+            },
             { label: 'Token contract', value: token, mono: true },
             { label: 'Recipient', value: recipient, mono: true },
-            { label: 'Token amount', value: `${amount} (smallest units)` },
+            { label: 'Token amount', value: formatTokenAmount(amount, details) },
           )
         } else if (functionName === 'approve') {
           const [spender, amount] = args as readonly [string, bigint]
-          const allowance = amount === maxUint256 ? 'unlimited' : `${amount} (smallest units)`
+          const unlimited = amount === maxUint256
+          const allowance = unlimited ? 'unlimited' : formatTokenAmount(amount, details)
           fields.push(
             {
               label: 'Action',
-              value: `Allow ${spender} to spend ${amount === maxUint256 ? 'all your' : amount} tokens`,
+              value: unlimited
+                ? `Allow ${spender} to spend all your tokens`
+                : `Allow ${spender} to spend ${shortTokenAmount(amount, details)}`,
             },
             { label: 'Token contract', value: token, mono: true },
             { label: 'Spender', value: spender, mono: true },
@@ -182,11 +256,14 @@ export function describeCallData(to: unknown, data: unknown, notes: string[]): F
         } else {
           const [from, recipient, amount] = args as readonly [string, string, bigint]
           fields.push(
-            { label: 'Action', value: `Transfer ${amount} tokens from ${from} to ${recipient}` },
+            {
+              label: 'Action',
+              value: `Transfer ${shortTokenAmount(amount, details)} from ${from} to ${recipient}`,
+            },
             { label: 'Token contract', value: token, mono: true },
             { label: 'From', value: from, mono: true },
             { label: 'Recipient', value: recipient, mono: true },
-            { label: 'Token amount', value: `${amount} (smallest units)` },
+            { label: 'Token amount', value: formatTokenAmount(amount, details) },
           )
         }
         fields.push({ label: 'Function', value: `${functionName} (${selector})`, mono: true })
@@ -196,6 +273,9 @@ export function describeCallData(to: unknown, data: unknown, notes: string[]): F
       // Not an ERC-20 call this file knows: described as a contract call below.
     }
   }
+  notes.push(
+    'This calls a contract function Porthole cannot decode: approve only if you trust this site and expect this call.',
+  )
   return [
     { label: 'Action', value: 'Contract call' },
     { label: 'Function selector', value: size >= 4 ? selector : 'none', mono: true },
@@ -277,6 +357,34 @@ export function flatten(
 
 const domainKeys = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
 
+/** Typed data that lets a spender move tokens without a transaction (EIP-2612, Permit2). */
+const permitTypes = new Set([
+  'Permit',
+  'PermitSingle',
+  'PermitBatch',
+  'PermitTransferFrom',
+  'PermitBatchTransferFrom',
+  'PermitWitnessTransferFrom',
+])
+
+/** Warnings for a permit: it spends tokens like an approval, without a transaction. */
+function permitNotes(primaryType: string, message: Record<string, unknown>): string[] {
+  if (!permitTypes.has(primaryType)) return []
+  const notes = [
+    'This signature is a permit: it lets a spender move your tokens without another approval from you.',
+  ]
+  const amounts: unknown[] = [message.value, message.amount]
+  for (const nested of [message.details, message.permitted])
+    if (isRecord(nested)) amounts.push(nested.amount)
+  if (
+    amounts.some(
+      (amount) => toQuantity(amount) === maxUint256 || toQuantity(amount) === 2n ** 160n - 1n,
+    )
+  )
+    notes.push('This permit lets the spender take all your tokens.')
+  return notes
+}
+
 function decodeTypedData(input: DecodeInput): Display {
   const title = 'Sign typed data'
   const params = input.params
@@ -310,6 +418,7 @@ function decodeTypedData(input: DecodeInput): Display {
       mono: key === 'verifyingContract' || key === 'salt',
     })
   }
+  notes.push(...permitNotes(typed.primaryType, typed.message))
   const { fields, omitted } = flatten(typed.message)
   if (omitted > 0) notes.push(`${omitted} more fields are not listed: check the full data.`)
   const sections: Section[] = [
@@ -325,21 +434,73 @@ function decodeTypedData(input: DecodeInput): Display {
   return { kind: 'typedData', title, sections, notes }
 }
 
+/** The transaction keys this approval shows; any other is named in a note. */
+const transactionKeys = new Set([
+  'type',
+  'chainId',
+  'from',
+  'to',
+  'value',
+  'data',
+  'input',
+  'nonce',
+  'gas',
+  'gasLimit',
+  'gasPrice',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+])
+
 function transactionFields(
   tx: Record<string, unknown>,
+  units: Units,
   notes: string[],
-): { fields: Field[]; action: Field[] } {
+): { fields: Field[]; action: Field[]; gas: Field[] } {
+  const unknown = Object.keys(tx).filter((key) => !transactionKeys.has(key))
+  if (unknown.length > 0)
+    notes.push(
+      `The request has fields this approval does not show: ${clip(unknown.join(', '), 200)}.`,
+    )
+  // The wallet signs `input` when there is no `data` (and refuses the two when they differ).
+  const data = tx.data ?? tx.input
+  if (tx.data !== undefined && tx.input !== undefined && tx.data !== tx.input)
+    notes.push('The request gives two different call data (data and input).')
   const fields: Field[] = []
   if (tx.to === undefined || tx.to === null) fields.push({ label: 'To', value: 'New contract' })
   else fields.push({ label: 'To', value: clip(toText(tx.to), 200), mono: true })
-  fields.push({ label: 'Amount', value: formatAmount(tx.value, notes) })
+  fields.push({ label: 'Amount', value: formatAmount(tx.value, units, notes) })
   const action =
     tx.to === undefined || tx.to === null
-      ? tx.data === undefined || tx.data === null
+      ? data === undefined || data === null || data === '0x'
         ? []
-        : [{ label: 'Action', value: 'Contract deployment' }, ...dataFields(tx.data, notes)]
-      : describeCallData(tx.to, tx.data, notes)
-  return { fields, action }
+        : [{ label: 'Action', value: 'Contract deployment' }, ...dataFields(data, notes)]
+      : describeCallData(tx.to, data, notes, units.tokens)
+  return { fields, action, gas: gasFields(tx, units) }
+}
+
+/** Nonce, gas limit, fees and the most the network fee can be, in the network's currency. */
+function gasFields(tx: Record<string, unknown>, units: Units): Field[] {
+  const fields: Field[] = []
+  if (tx.nonce !== undefined) fields.push({ label: 'Nonce', value: quantityText(tx.nonce) })
+  const gas = toQuantity(tx.gas ?? tx.gasLimit)
+  if (tx.gas !== undefined || tx.gasLimit !== undefined)
+    fields.push({ label: 'Gas limit', value: quantityText(tx.gas ?? tx.gasLimit) })
+  const gwei = (value: unknown) => {
+    const quantity = toQuantity(value)
+    return quantity === undefined ? clip(toText(value), 200) : `${formatGwei(quantity)} gwei`
+  }
+  if (tx.maxFeePerGas !== undefined)
+    fields.push({ label: 'Max fee per gas', value: gwei(tx.maxFeePerGas) })
+  if (tx.maxPriorityFeePerGas !== undefined)
+    fields.push({ label: 'Max priority fee per gas', value: gwei(tx.maxPriorityFeePerGas) })
+  if (tx.gasPrice !== undefined) fields.push({ label: 'Gas price', value: gwei(tx.gasPrice) })
+  const price = toQuantity(tx.maxFeePerGas ?? tx.gasPrice)
+  if (gas !== undefined && price !== undefined)
+    fields.push({
+      label: 'Max network fee',
+      value: formatNative(gas * price, units.currency, units.chainId),
+    })
+  return fields
 }
 
 function dataFields(data: unknown, notes: string[]): Field[] {
@@ -360,20 +521,14 @@ function decodeTransaction(input: DecodeInput): Display {
   const tx = Array.isArray(params) ? params[0] : undefined
   if (!isRecord(tx)) return raw('transaction', title, input, [notDecodedNote])
   const notes: string[] = []
+  const units = unitsOf(input, notes)
   otherSigner(tx.from, input.account, notes)
   checkChain(tx.chainId, input.chainId, notes, 'transaction')
-  const { fields, action } = transactionFields(tx, notes)
-  const gasFields: Field[] = []
-  const gas = tx.gas ?? tx.gasLimit
-  if (gas !== undefined) gasFields.push({ label: 'Gas limit', value: quantityText(gas) })
-  if (tx.maxFeePerGas !== undefined)
-    gasFields.push({ label: 'Max fee per gas', value: `${quantityText(tx.maxFeePerGas)} wei` })
-  if (tx.gasPrice !== undefined)
-    gasFields.push({ label: 'Gas price', value: `${quantityText(tx.gasPrice)} wei` })
+  const { fields, action, gas } = transactionFields(tx, units, notes)
   return {
     kind: 'transaction',
     title,
-    sections: [{ type: 'fields', fields: [...fields, ...action, ...gasFields] }],
+    sections: [{ type: 'fields', fields: [...fields, ...action, ...gas] }],
     notes,
   }
 }
@@ -390,6 +545,7 @@ function decodeSendCalls(input: DecodeInput): Display {
   if (!isRecord(request) || !Array.isArray(request.calls))
     return raw('calls', title, input, [notDecodedNote])
   const notes: string[] = []
+  const units = unitsOf(input, notes)
   otherSigner(request.from, input.account, notes)
   checkChain(request.chainId, input.chainId, notes, 'request')
   const sections: Section[] = []
@@ -401,8 +557,10 @@ function decodeSendCalls(input: DecodeInput): Display {
       sections.push({ type: 'text', title: heading, text: toJson(call), format: 'json' })
       return
     }
-    const { fields, action } = transactionFields(call, notes)
-    sections.push({ type: 'fields', title: heading, fields: [...fields, ...action] })
+    otherSigner(call.from, input.account, notes)
+    checkChain(call.chainId, input.chainId, notes, 'call')
+    const { fields, action, gas } = transactionFields(call, units, notes)
+    sections.push({ type: 'fields', title: heading, fields: [...fields, ...action, ...gas] })
   })
   if (calls.length > maxCalls)
     notes.push(`${calls.length - maxCalls} more calls are not listed: check the full request.`)
@@ -467,23 +625,23 @@ function decodeSolanaTransaction(
 ): Display {
   const title = solanaTitles[input.method]
   const params = input.params
-  const notes = ['Solana transactions are not decoded here: approve only if you trust this site.']
   const encoded: unknown[] = isRecord(params)
     ? Array.isArray(params.transactions)
       ? params.transactions
       : [params.transaction]
     : []
   if (encoded.length === 0 || encoded.some((item) => typeof item !== 'string'))
-    return raw('solanaTransaction', title, input, [notDecodedNote, ...notes])
-  const sections: Section[] = encoded.slice(0, maxCalls).map((item, index) => ({
-    type: 'text',
-    title:
-      encoded.length === 1
-        ? 'Transaction (encoded)'
-        : `Transaction ${index + 1} of ${encoded.length} (encoded)`,
-    text: clip(item as string),
-    format: 'encoded',
-  }))
+    return raw('solanaTransaction', title, input, [notDecodedNote])
+  const currency = currencyOf(input.chainId)
+  const notes: string[] = []
+  const sections: Section[] = []
+  encoded.slice(0, maxCalls).forEach((item, index) => {
+    const heading =
+      encoded.length === 1 ? 'Transaction' : `Transaction ${index + 1} of ${encoded.length}`
+    const described = describeSolanaTransaction(clip(item as string), { heading, currency })
+    sections.push(...described.sections)
+    for (const note of described.notes) if (!notes.includes(note)) notes.push(note)
+  })
   if (encoded.length > maxCalls)
     notes.push(`${encoded.length - maxCalls} more transactions are not listed.`)
   const options = isRecord(params)
@@ -493,15 +651,7 @@ function decodeSolanaTransaction(
     : {}
   if (Object.keys(options).length > 0)
     sections.push({ type: 'text', title: 'Options', text: toJson(options), format: 'json' })
-  return {
-    kind: 'solanaTransaction',
-    title,
-    sections: [
-      { type: 'fields', fields: [{ label: 'Method', value: input.method, mono: true }] },
-      ...sections,
-    ],
-    notes,
-  }
+  return { kind: 'solanaTransaction', title, sections, notes }
 }
 
 function decodeUserOperation(input: DecodeInput): Display {

@@ -1,9 +1,12 @@
 /**
  * An approval request and the hash that binds an approval to it (SECURITY.md
  * 6). The hash is SHA-256 over the canonical JSON of `{ method, params,
- * chainId, account, origin }`: object keys sorted, no white space, so the same
- * request always gives the same hash and any change to what is signed, where,
- * by whom or for whom gives another.
+ * chainId, account, origin, tokens }`: object keys sorted, no white space, so
+ * the same request always gives the same hash and any change to what is
+ * signed, where, by whom, for whom or how its amounts read gives another.
+ *
+ * `params` are the normalised params (SECURITY.md 20): the exact object the
+ * frame signs once approved, not the params as the site sent them.
  */
 
 import { sha256 } from '@noble/hashes/sha2'
@@ -18,6 +21,21 @@ export const maxRequestLength = 1_048_576
 
 /** Deepest nesting accepted in `params`. */
 export const maxDepth = 64
+
+/** Most tokens whose details one request carries (a batch has at most 32 calls). */
+export const maxTokens = 32
+
+/** An ERC-20's symbol and decimals as read from the chain, to show its amounts in its own units. */
+export const Token = z.strictObject({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  symbol: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[\p{L}\p{N}\p{P}\p{S} ]+$/u),
+  decimals: z.number().int().min(0).max(77),
+})
+export type Token = z.infer<typeof Token>
 
 /**
  * What the frame's RPC handler asks the user to approve. `origin` is the host
@@ -36,6 +54,8 @@ export const ApprovalRequest = z.strictObject({
   origin: z.string().min(1).max(2048),
   /** The network's display name, when known. */
   chainName: z.string().max(64).optional(),
+  /** The ERC-20s the request calls, as read from the chain; a token missing here shows raw units. */
+  tokens: z.array(Token).max(maxTokens).optional(),
   /** Host-supplied metadata (SECURITY.md 8). */
   site: z
     .strictObject({
@@ -107,13 +127,13 @@ export function toCanonicalJson(value: unknown): string {
   return json
 }
 
-/** The fields an approval is bound to, in canonical JSON. */
+/** The fields an approval is bound to, in canonical JSON (`tokens` only when given). */
 export function toBoundJson(request: ApprovalRequest): string {
-  const { method, params, chainId, account, origin } = request
-  return toCanonicalJson({ method, params, chainId, account, origin })
+  const { method, params, chainId, account, origin, tokens } = request
+  return toCanonicalJson({ method, params, chainId, account, origin, tokens })
 }
 
-/** SHA-256 (hex) of the canonical JSON of `{ method, params, chainId, account, origin }`. */
+/** SHA-256 (hex) of the canonical JSON of `{ method, params, chainId, account, origin, tokens }`. */
 export function hashRequest(request: ApprovalRequest): string {
   return bytesToHex(sha256(utf8ToBytes(toBoundJson(request))))
 }
@@ -133,6 +153,15 @@ export function toSnapshot(request: ApprovalRequest): ApprovalRequest {
     if (site.icon !== undefined) snapshot.site.icon = site.icon
   }
   return deepFreeze(snapshot)
+}
+
+/**
+ * A deep, frozen copy of `value` made of plain JSON only (throws
+ * `UnhashableRequestError` as `toCanonicalJson` does): an object that can be
+ * shown, hashed and then signed, and that nobody can change in between.
+ */
+export function toFrozenJson<T>(value: T): T {
+  return deepFreeze(JSON.parse(toCanonicalJson(value)) as T)
 }
 
 function deepFreeze<T>(value: T): T {

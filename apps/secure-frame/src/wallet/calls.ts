@@ -197,9 +197,9 @@ export function getBundle(memory: Memory, id: string, account: string): Bundle {
  * thrown; after, sending stops and what was sent is returned as incomplete
  * (the app follows it with `wallet_getCallsStatus`).
  */
-export async function sendInOrder(
-  calls: readonly Call[],
-  send: (call: Call, index: number) => Promise<Hex>,
+export async function sendInOrder<call>(
+  calls: readonly call[],
+  send: (call: call, index: number) => Promise<Hex>,
 ): Promise<{ hashes: Hex[]; complete: boolean }> {
   const hashes: Hex[] = []
   for (const [index, call] of calls.entries()) {

@@ -1,18 +1,30 @@
 import { ed25519 } from '@noble/curves/ed25519'
 import { safeMethods } from '@porthole/protocol/EmbeddedRpc'
-import { ErrorMessage, UserRejectedError } from '@porthole/protocol/Errors'
+import { ErrorMessage, RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58 } from '@scure/base'
+import fc from 'fast-check'
 import {
+  encodeFunctionData,
+  erc20Abi,
   type Hex,
   keccak256,
+  maxUint256,
   parseTransaction,
   recoverTransactionAddress,
+  stringToHex,
   verifyMessage,
   verifyTypedData,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { type LocalAnvil, startAnvil } from '../../../../e2e/support/localAnvil.js'
+import { deployTestToken, testTokenAbi } from '../../../../e2e/support/contracts.js'
+import {
+  createAnvilClients,
+  type LocalAnvil,
+  startAnvil,
+} from '../../../../e2e/support/localAnvil.js'
+import { toDisplay } from '../approval/decode.js'
 import { connectEmail } from '../handlers/connectEmail.js'
 import { connectOtp } from '../handlers/connectOtp.js'
 import { createMemoryApi } from '../internal/memoryApi.js'
@@ -114,7 +126,8 @@ describe('inv-06 rpcRequest', () => {
     })
     expect(requestApproval).toHaveBeenCalledTimes(1)
     expect(readShare).not.toHaveBeenCalled()
-    expect(node).not.toHaveBeenCalled()
+    // A transaction is filled (nonce, gas, fees) before it is shown; nothing is sent.
+    expect(node.mock.calls.map(([name]) => name)).not.toContain('eth_sendRawTransaction')
   })
 
   test('solana_signMessage rejected by the user signs nothing', async () => {
@@ -235,6 +248,7 @@ describe('inv-08 rpcRequest', () => {
         chainId: 'eip155:10',
         account: addresses.eip155,
         origin: 'https://host.example',
+        chainName: 'OP Mainnet',
         site: { name: 'Totally Uniswap', icon: 'https://host.example/icon.png' },
       },
     ])
@@ -526,13 +540,24 @@ describe('inv-06 wallet_sendCalls', () => {
     const params = [transfers(addresses.eip155, to)]
     const { id } = await sendCalls(context, params)
     expect(id).toMatch(/^0x[0-9a-f]{64}$/)
+    // Shown as the transactions then signed: each call with its own nonce, gas and fee.
     expect(approvals).toEqual([
       {
         method: 'wallet_sendCalls',
-        params,
+        params: [
+          {
+            chainId: '0x7a69',
+            from: addresses.eip155,
+            calls: [
+              expect.objectContaining({ to: to[0], value: '0x1', data: '0x', nonce: '0x0' }),
+              expect.objectContaining({ to: to[1], value: '0x2', data: '0x', nonce: '0x1' }),
+            ],
+          },
+        ],
         chainId: anvilChain,
         account: addresses.eip155,
         origin: 'https://host.example',
+        chainName: expect.any(String),
       },
     ])
     await expect(Promise.all(to.map(balanceOf))).resolves.toEqual([1n, 2n])
@@ -564,7 +589,7 @@ describe('inv-06 wallet_sendCalls', () => {
     })
     expect(requestApproval).toHaveBeenCalledTimes(1)
     expect(readShare).not.toHaveBeenCalled()
-    expect(node).not.toHaveBeenCalled()
+    expect(node.mock.calls.map(([name]) => name)).not.toContain('eth_sendRawTransaction')
     await expect(nonceOf(addresses.eip155)).resolves.toBe(0)
     await expect(Promise.all(to.map(balanceOf))).resolves.toEqual([0n, 0n])
   })
@@ -808,5 +833,652 @@ describe('wallet_getCallsStatus', () => {
     await expect(run(context, { method: 'wallet_getCallsStatus', params })).rejects.toMatchObject({
       code: -32602,
     })
+  })
+})
+
+// ---------------------------------------------------------------------------
+// What is shown is what is signed (SECURITY.md 20)
+
+/** What the approval shows for `request`: its title, notes, then one line per field and text. */
+function shown(request: ApprovalRequest | undefined): string {
+  if (!request) throw new Error('no approval was shown')
+  const display = toDisplay(request)
+  return [
+    display.title,
+    ...display.notes,
+    ...display.sections.flatMap((section) =>
+      section.type === 'fields'
+        ? [
+            ...(section.title ? [section.title] : []),
+            ...section.fields.map((field) => `${field.label}: ${field.value}`),
+          ]
+        : [`${section.title}: ${section.text}`],
+    ),
+  ].join('\n')
+}
+
+/** The params an approval showed. */
+function paramsOf(request: ApprovalRequest | undefined): unknown {
+  if (!request) throw new Error('no approval was shown')
+  return request.params
+}
+
+/** Anvil's first dev account, which deploys the test token. */
+const anvilKey = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+type SentTransaction = {
+  type: string
+  nonce: string
+  gas: string
+  gasPrice: string
+  maxFeePerGas?: string
+  maxPriorityFeePerGas?: string
+  to: string | null
+  value: string
+  input: string
+}
+
+const sentTransaction = (hash: unknown) =>
+  anvilRpc('eth_getTransactionByHash', [hash]) as Promise<SentTransaction>
+
+/** The quantities and fields of `shown` (an approval's normalised transaction) as anvil reports them. */
+function asSent(tx: Record<string, unknown>) {
+  const quantity = (value: unknown) => (value === undefined ? undefined : BigInt(value as string))
+  return {
+    type: tx.type,
+    nonce: quantity(tx.nonce),
+    gas: quantity(tx.gas),
+    maxFeePerGas: quantity(tx.maxFeePerGas),
+    maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas),
+    gasPrice: quantity(tx.gasPrice),
+    to: (tx.to as string | undefined)?.toLowerCase() ?? null,
+    value: quantity(tx.value),
+    input: tx.data,
+  }
+}
+
+function fromSent(tx: SentTransaction) {
+  const eip1559 = tx.type === '0x2'
+  return {
+    type: tx.type,
+    nonce: BigInt(tx.nonce),
+    gas: BigInt(tx.gas),
+    maxFeePerGas: eip1559 ? BigInt(tx.maxFeePerGas as string) : undefined,
+    maxPriorityFeePerGas: eip1559 ? BigInt(tx.maxPriorityFeePerGas as string) : undefined,
+    gasPrice: eip1559 ? undefined : BigInt(tx.gasPrice),
+    to: tx.to,
+    value: BigInt(tx.value),
+    input: tx.input,
+  }
+}
+
+describe('inv-20 what you see is what you sign', () => {
+  let token: Hex
+  const tokenClient = () => createAnvilClients({ rpcUrl: anvil.url, privateKey: anvilKey })
+  const mint = async (to: string, amount: bigint) => {
+    const { publicClient, walletClient } = tokenClient()
+    const hash = await walletClient.writeContract({
+      address: token,
+      abi: testTokenAbi,
+      functionName: 'mint',
+      args: [to as Hex, amount],
+    })
+    await publicClient.waitForTransactionReceipt({ hash })
+  }
+  const tokenBalance = (owner: string) =>
+    tokenClient().publicClient.readContract({
+      address: token,
+      abi: testTokenAbi,
+      functionName: 'balanceOf',
+      args: [owner as Hex],
+    })
+
+  beforeAll(async () => {
+    // The e2e stack's dev token: PTT, 6 decimals.
+    ;({ address: token } = await deployTestToken({
+      rpcUrl: anvil.url,
+      privateKey: anvilKey,
+      name: 'Porthole Test Token',
+      symbol: 'PTT',
+      decimals: 6,
+    }))
+  }, 60_000)
+
+  test('eth_sendTransaction with its call in `input`: the approval shows the token transfer that is signed', async () => {
+    const { context, addresses, approvals } = await anvilWallet()
+    await mint(addresses.eip155, 1_250_000n)
+    const attacker = newAddress()
+    const input = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [attacker, 1_250_000n],
+    })
+    const hash = await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to: token, input }],
+      chainId: anvilChain,
+    })
+    // Signed and sent with that call…
+    await expect(tokenBalance(attacker)).resolves.toBe(1_250_000n)
+    expect((await sentTransaction(hash)).input).toBe(input)
+    // …and shown as what it is: a transfer of 1.25 PTT to the attacker.
+    const text = shown(approvals[0])
+    expect(text).toContain(`Recipient: ${attacker}`)
+    expect(text).toContain('Token amount: 1.25 PTT')
+    expect((paramsOf(approvals[0]) as [{ data: string }])[0].data).toBe(input)
+  })
+
+  test('the nonce, gas and fees are filled before the approval, shown with the maximum fee in ETH, and signed as shown', async () => {
+    let seenBeforeApproval: string[] = []
+    const { context, addresses, approvals, node } = await anvilWallet({
+      decide: async () => {
+        seenBeforeApproval = node.mock.calls.map(([method]) => method)
+      },
+    })
+    const to = newAddress()
+    const hash = await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to, value: '0x2386f26fc10000' }],
+      chainId: anvilChain,
+    })
+    expect(seenBeforeApproval).toEqual(
+      expect.arrayContaining(['eth_getTransactionCount', 'eth_estimateGas']),
+    )
+    expect(seenBeforeApproval).not.toContain('eth_sendRawTransaction')
+    const [tx] = paramsOf(approvals[0]) as [Record<string, unknown>]
+    expect(fromSent(await sentTransaction(hash))).toEqual(asSent(tx))
+    const text = shown(approvals[0])
+    expect(text).toContain('Amount: 0.01 ETH')
+    expect(text).toContain('Nonce: 0')
+    expect(text).toContain('Gas limit: 21000')
+    expect(text).toMatch(/Max network fee: [0-9.]+ ETH/)
+  })
+
+  test('`gasLimit` and `gasPrice` are signed as they are shown, never dropped', async () => {
+    const { context, addresses, approvals } = await anvilWallet()
+    const hash = await run(context, {
+      method: 'eth_sendTransaction',
+      params: [
+        {
+          from: addresses.eip155,
+          to: newAddress(),
+          value: '0x1',
+          gasLimit: '0x5300',
+          gasPrice: '0x77359400',
+        },
+      ],
+      chainId: anvilChain,
+    })
+    const sent = await sentTransaction(hash)
+    expect(sent).toMatchObject({ type: '0x0', gas: '0x5300', gasPrice: '0x77359400' })
+    const [tx] = paramsOf(approvals[0]) as [Record<string, unknown>]
+    expect(fromSent(sent)).toEqual(asSent(tx))
+    const text = shown(approvals[0])
+    expect(text).toContain('Gas limit: 21248')
+    expect(text).toContain('Gas price: 2 gwei')
+    // 21248 × 2 gwei
+    expect(text).toContain('Max network fee: 0.000042496 ETH')
+  })
+
+  test('the shown request cannot be changed between showing and signing', async () => {
+    const attacker = newAddress()
+    const to = newAddress()
+    const { context, addresses } = await anvilWallet({
+      decide: async (request) => {
+        const [tx] = request.params as [Record<string, unknown>]
+        expect(() => {
+          tx.to = attacker
+        }).toThrow(TypeError)
+        expect(() => {
+          tx.value = '0xde0b6b3a7640000'
+        }).toThrow(TypeError)
+        expect(() => {
+          ;(request.params as unknown[])[0] = { ...tx, to: attacker }
+        }).toThrow(TypeError)
+      },
+    })
+    await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to, value: '0x1' }],
+      chainId: anvilChain,
+    })
+    await expect(Promise.all([balanceOf(to), balanceOf(attacker)])).resolves.toEqual([1n, 0n])
+  })
+
+  test('wallet_sendCalls: each call is shown with its nonce, gas, fee and decoded token call, and signed as shown', async () => {
+    const { context, addresses, approvals } = await anvilWallet()
+    await mint(addresses.eip155, 5_000_000n)
+    const recipient = newAddress()
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [recipient, 2_500_000n],
+    })
+    const { id } = await sendCalls(context, [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        from: addresses.eip155,
+        atomicRequired: false,
+        calls: [
+          { to: token, data },
+          { to: recipient, value: '0x1' },
+        ],
+      },
+    ])
+    const status = await getCallsStatus(context, id)
+    const sent = await Promise.all(
+      status.receipts.map(({ transactionHash }) => sentTransaction(transactionHash)),
+    )
+    const [batch] = paramsOf(approvals[0]) as [{ calls: Record<string, unknown>[] }]
+    expect(sent.map(fromSent)).toEqual(batch.calls.map(asSent))
+    const text = shown(approvals[0])
+    expect(text).toContain(`Recipient: ${recipient}`)
+    expect(text).toContain('Token amount: 2.5 PTT')
+    expect(text).toContain('Nonce: 0')
+    expect(text).toContain('Nonce: 1')
+    expect(text).toMatch(/Max network fee: [0-9.]+ ETH/)
+  })
+
+  test('an ERC-20 call whose token details cannot be read shows raw units, labelled, and is still shown', async () => {
+    const { context, addresses, approvals } = await anvilWallet()
+    // No contract at this address: symbol() and decimals() answer nothing.
+    const notAToken = newAddress()
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [newAddress(), maxUint256],
+    })
+    await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to: notAToken, data, gas: '0x10000' }],
+      chainId: anvilChain,
+    })
+    const text = shown(approvals[0])
+    expect(text).toContain('Allowance: unlimited')
+    expect(text).toContain('This approval lets the spender take all your tokens.')
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [newAddress(), 7n],
+    })
+    await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to: notAToken, data: transfer, gas: '0x10000' }],
+      chainId: anvilChain,
+    })
+    expect(shown(approvals[1])).toContain(
+      'Token amount: 7 (raw units: the token’s symbol and decimals could not be read)',
+    )
+  })
+
+  test('native amounts are in the network’s own currency (POL on Polygon), fees included', async () => {
+    const { context, addresses, approvals } = await wallet({
+      node: (method) => {
+        switch (method) {
+          case 'eth_getTransactionCount':
+            return '0x0'
+          case 'eth_estimateGas':
+            return '0x5208'
+          case 'eth_maxPriorityFeePerGas':
+            return '0x3b9aca00'
+          case 'eth_getBlockByNumber':
+            return { baseFeePerGas: '0x3b9aca00' }
+          case 'eth_sendRawTransaction':
+            return keccak256('0x01')
+          default:
+            throw new Error(`unexpected ${method}`)
+        }
+      },
+    })
+    await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to: newAddress(), value: '0xde0b6b3a7640000' }],
+      chainId: 'eip155:137',
+    })
+    const text = shown(approvals[0])
+    expect(text).toContain('Amount: 1 POL')
+    // 21000 gas × (2 × 1 gwei base + 1 gwei priority)
+    expect(text).toContain('Max network fee: 0.000063 POL')
+    expect(text).not.toContain('ETH')
+  })
+
+  const to = '0x000000000000000000000000000000000000dEaD'
+  test.each<[string, (from: string) => unknown[]]>([
+    ['an unknown key', (from) => [{ from, to, value: '0x1', gasLimitt: '0x5208' }]],
+    ['a __proto__ key', (from) => [JSON.parse(`{"__proto__":{"to":"${from}"},"to":"${to}"}`)]],
+    ['`input` and `data` that differ', (from) => [{ from, to, data: '0x12', input: '0x34' }]],
+    [
+      '`gas` and `gasLimit` that differ',
+      (from) => [{ from, to, gas: '0x5208', gasLimit: '0x5300' }],
+    ],
+    [
+      '`gasPrice` with `maxFeePerGas`',
+      (from) => [{ from, to, gasPrice: '0x1', maxFeePerGas: '0x2' }],
+    ],
+    ['type 0x2 with `gasPrice`', (from) => [{ from, to, type: '0x2', gasPrice: '0x1' }]],
+    ['an EIP-2930 type', (from) => [{ from, to, type: '0x1' }]],
+    ['data of half a byte', (from) => [{ from, to, data: '0xabc' }]],
+    ['a to with a bad checksum', (from) => [{ from, to: to.replace('dEaD', 'DeaD') }]],
+    [
+      'two transactions',
+      (from) => [
+        { from, to },
+        { from, to },
+      ],
+    ],
+  ])('eth_sendTransaction with %s is refused (-32602) before any approval', async (_, params) => {
+    const { context, addresses, requestApproval, node } = await wallet()
+    await expect(
+      run(context, { method: 'eth_sendTransaction', params: params(addresses.eip155) }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(node).not.toHaveBeenCalled()
+  })
+
+  test.each<[string, (from: string) => Record<string, unknown>]>([
+    ['`input` alone', (from) => ({ from, to, input: '0x1234' })],
+    ['`data` and `input` alike', (from) => ({ from, to, data: '0x1234', input: '0x1234' })],
+    ['`gasLimit` alone', (from) => ({ from, to, data: '0x1234', gasLimit: '0x5300' })],
+    ['`gas` and `gasLimit` alike', (from) => ({ from, to, gas: '0x5300', gasLimit: '0x5300' })],
+    ['type 0x2 with its fees', (from) => ({ from, to, type: '0x2', maxFeePerGas: '0x2540be400' })],
+  ])('eth_sendTransaction with %s is normalised once and shown as signed', async (_, tx) => {
+    const { context, addresses, approvals } = await anvilWallet()
+    const params = tx(addresses.eip155)
+    const hash = await run(context, {
+      method: 'eth_sendTransaction',
+      params: [params],
+      chainId: anvilChain,
+    })
+    const [normalised] = paramsOf(approvals[0]) as [Record<string, unknown>]
+    expect(Object.keys(normalised)).not.toContain('input')
+    expect(Object.keys(normalised)).not.toContain('gasLimit')
+    expect(fromSent(await sentTransaction(hash))).toEqual(asSent(normalised))
+    expect(normalised.data).toBe(params.data ?? params.input ?? '0x')
+  })
+
+  const mail = (address: string) => typedData(address)
+  test.each<[string, (address: string) => unknown]>([
+    ['an unknown top-level key', (a) => ({ ...mail(a), extra: true })],
+    ['an unknown domain key', (a) => ({ ...mail(a), domain: { ...mail(a).domain, owner: a } })],
+    [
+      'a message field its types do not list (shown, never signed)',
+      (a) => ({ ...mail(a), message: { ...mail(a).message, amount: '1000000' } }),
+    ],
+    ['a message missing a typed field', (a) => ({ ...mail(a), message: { to: a } })],
+    [
+      'a domain field its EIP712Domain type does not list (shown, never signed)',
+      (a) => ({
+        ...mail(a),
+        domain: { ...mail(a).domain, verifyingContract: to },
+      }),
+    ],
+    ['a primary type it does not define', (a) => ({ ...mail(a), primaryType: 'Order' })],
+  ])('eth_signTypedData_v4 with %s is refused (-32602) before any approval', async (_, data) => {
+    const { context, addresses, requestApproval } = await wallet()
+    await expect(
+      run(context, {
+        method: 'eth_signTypedData_v4',
+        params: [addresses.eip155, JSON.stringify(data(addresses.eip155))],
+      }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  test('eth_signTypedData_v4 shows the domain and the typed fields it signs', async () => {
+    const { context, addresses, approvals } = await wallet()
+    const data = {
+      ...typedData(addresses.eip155),
+      types: {
+        ...typedData(addresses.eip155).types,
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+      },
+      domain: { name: 'Porthole', version: '1', chainId: 1, verifyingContract: to },
+    }
+    const signature = (await run(context, {
+      method: 'eth_signTypedData_v4',
+      params: [addresses.eip155, JSON.stringify(data)],
+    })) as Hex
+    await expect(
+      verifyTypedData({ ...data, address: addresses.eip155 as Hex, signature } as never),
+    ).resolves.toBe(true)
+    const text = shown(approvals[0])
+    for (const line of [
+      'Name: Porthole',
+      'Version: 1',
+      'Chain id: 1',
+      `Verifying contract: ${to}`,
+      `to: ${addresses.eip155}`,
+      'contents: Hello',
+    ])
+      expect(text).toContain(line)
+  })
+
+  test.each<[string, (address: string) => unknown[]]>([
+    ['a third param', (a) => ['0x68656c6c6f', a, '']],
+    ['hex of half a byte (shown as text, signed padded)', (a) => ['0xabc', a]],
+  ])('personal_sign with %s is refused (-32602) before any approval', async (_, params) => {
+    const { context, addresses, requestApproval } = await wallet()
+    await expect(
+      run(context, { method: 'personal_sign', params: params(addresses.eip155) }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  test('on a network without EIP-1559 the transaction is legacy, its gas price shown and signed', async () => {
+    let raw: Hex | undefined
+    const { context, addresses, approvals } = await wallet({
+      node: (method, params) => {
+        switch (method) {
+          case 'eth_getTransactionCount':
+            return '0x3'
+          case 'eth_estimateGas':
+            return '0x5208'
+          case 'eth_maxPriorityFeePerGas':
+            return '0x0'
+          case 'eth_getBlockByNumber':
+            return { number: '0x10' }
+          case 'eth_gasPrice':
+            return '0x12a05f200'
+          case 'eth_sendRawTransaction':
+            raw = (params as [Hex])[0]
+            return keccak256(raw)
+          default:
+            throw new Error(`unexpected ${method}`)
+        }
+      },
+    })
+    await run(context, {
+      method: 'eth_sendTransaction',
+      params: [{ from: addresses.eip155, to, value: '0x1' }],
+      chainId: 'eip155:56',
+    })
+    if (!raw) throw new Error('nothing sent')
+    expect(parseTransaction(raw)).toMatchObject({
+      type: 'legacy',
+      chainId: 56,
+      nonce: 3,
+      gas: 21000n,
+      gasPrice: 5_000_000_000n,
+    })
+    const text = shown(approvals[0])
+    expect(text).toContain('Gas price: 5 gwei')
+    expect(text).toContain('Max network fee: 0.000105 BNB')
+  })
+})
+
+describe('inv-20 sign-in messages', () => {
+  const host = 'https://host.example'
+  const siwe = (address: string, fields: { domain: string; uri: string; scheme?: string }) =>
+    createSiweMessage({
+      address: address as Hex,
+      chainId: 1,
+      nonce: 'abcdefgh12345678',
+      version: '1',
+      issuedAt: new Date('2025-01-01T00:00:00Z'),
+      ...fields,
+    })
+
+  test.each<[string, (address: string) => string]>([
+    ['another domain', (a) => siwe(a, { domain: 'bank.example', uri: 'https://bank.example' })],
+    [
+      'another domain, with its scheme',
+      (a) => siwe(a, { scheme: 'https', domain: 'bank.example', uri: 'https://bank.example/' }),
+    ],
+    [
+      'our domain but another URI',
+      (a) => siwe(a, { domain: 'host.example', uri: 'https://bank.example/login' }),
+    ],
+    [
+      'our host on another scheme',
+      (a) => siwe(a, { scheme: 'http', domain: 'host.example', uri: 'http://host.example' }),
+    ],
+    [
+      'our host on another port',
+      (a) => siwe(a, { domain: 'host.example:8443', uri: 'https://host.example:8443' }),
+    ],
+    [
+      'another domain, hex-encoded',
+      (a) => stringToHex(siwe(a, { domain: 'bank.example', uri: 'https://bank.example' })),
+    ],
+    [
+      'another domain, with Windows line ends and a trailing line',
+      (a) =>
+        `${siwe(a, { domain: 'bank.example', uri: 'https://bank.example' }).replaceAll('\n', '\r\n')}\r\n`,
+    ],
+  ])(
+    'personal_sign of a sign-in message for %s is refused (-32602) before any approval',
+    async (_, message) => {
+      const { context, addresses, requestApproval, readShare } = await wallet()
+      const error = await run(context, {
+        method: 'personal_sign',
+        params: [message(addresses.eip155), addresses.eip155],
+        origin: host,
+      }).catch((error: unknown) => error)
+      expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/sign-in/i) })
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+    },
+  )
+
+  test.each<[string, string, (address: string) => string]>([
+    [
+      'the widget’s own SIWX message (scheme, domain and URI of the host)',
+      host,
+      (a) => siwe(a, { scheme: 'https', domain: 'host.example', uri: host }),
+    ],
+    [
+      'a message without scheme for the host',
+      host,
+      (a) => siwe(a, { domain: 'host.example', uri: `${host}/login` }),
+    ],
+    [
+      'the widget’s SIWX message for a dev host on a port',
+      'http://127.0.0.1:5173',
+      (a) => siwe(a, { scheme: 'http', domain: '127.0.0.1:5173', uri: 'http://127.0.0.1:5173' }),
+    ],
+  ])('personal_sign of %s is shown and signed', async (_, origin, message) => {
+    const { context, addresses, requestApproval } = await wallet()
+    context.ancestorOrigin = () => origin
+    const text = message(addresses.eip155)
+    const signature = (await run(context, {
+      method: 'personal_sign',
+      params: [text, addresses.eip155],
+    })) as Hex
+    await expect(
+      verifyMessage({ address: addresses.eip155 as Hex, message: text, signature }),
+    ).resolves.toBe(true)
+    expect(requestApproval).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('inv-18 eth_sendTransaction params', () => {
+  const normalisedKeys = new Set([
+    'type',
+    'chainId',
+    'from',
+    'to',
+    'value',
+    'data',
+    'nonce',
+    'gas',
+    'gasPrice',
+    'maxFeePerGas',
+    'maxPriorityFeePerGas',
+  ])
+  const node: Node = (method) => {
+    switch (method) {
+      case 'eth_getTransactionCount':
+        return '0x1'
+      case 'eth_estimateGas':
+        return '0x5208'
+      case 'eth_maxPriorityFeePerGas':
+      case 'eth_gasPrice':
+        return '0x3b9aca00'
+      case 'eth_getBlockByNumber':
+        return { baseFeePerGas: '0x3b9aca00' }
+      case 'eth_call':
+        return '0x'
+      case 'eth_sendRawTransaction':
+        return keccak256('0x01')
+      default:
+        throw new Error(`unexpected ${method}`)
+    }
+  }
+
+  test('any params are refused (an RPC error, before any approval) or shown normalised, keys and aliases folded', async () => {
+    const { context, addresses, approvals } = await wallet({ node })
+    const value = fc.constantFrom<unknown>(
+      '0x1',
+      '0x5208',
+      '0x0',
+      '0x',
+      '0xabc',
+      '0xa9059cbb',
+      '0x1234',
+      '1',
+      1,
+      null,
+      '',
+      addresses.eip155,
+      '0x000000000000000000000000000000000000dEaD',
+      '0x000000000000000000000000000000000000DEAD',
+      { toString: '0x1' },
+    )
+    const key = fc.constantFrom(
+      ...normalisedKeys,
+      'input',
+      'gasLimit',
+      'accessList',
+      '__proto__',
+      'constructor',
+      'authorizationList',
+    )
+    const params = fc.oneof(
+      fc.anything(),
+      fc.tuple(fc.dictionary(key, value, { maxKeys: 8 })),
+      fc.tuple(fc.dictionary(key, value, { maxKeys: 8 }), fc.anything()),
+    )
+    await fc.assert(
+      fc.asyncProperty(params, async (params) => {
+        const before = approvals.length
+        try {
+          await run(context, { method: 'eth_sendTransaction', params: params as never })
+        } catch (error) {
+          expect(error).toBeInstanceOf(RpcError)
+          expect(approvals).toHaveLength(before)
+          return
+        }
+        const [tx] = paramsOf(approvals.at(-1)) as [Record<string, unknown>]
+        for (const name of Object.keys(tx)) expect(normalisedKeys.has(name)).toBe(true)
+        expect(Object.isFrozen(tx)).toBe(true)
+      }),
+      { numRuns: 200 },
+    )
   })
 })

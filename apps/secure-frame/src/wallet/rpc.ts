@@ -2,14 +2,17 @@
  * The embedded wallet's JSON-RPC (SPEC 6, DESIGN 4). A method on neither
  * list is refused ('Requested RPC call is not allowed'). Safe methods run at
  * once: account and network status here, read-only calls through the API's
- * RPC proxy. A needs-approval method is checked, shown in the frame's own
- * approval UI with the browser-verified host origin (SECURITY.md 6 and 8),
- * and only once the user approves is a key rebuilt and the request signed.
- * A method the frame cannot sign yet is refused before anything is shown.
- * EIP-5792 batches (`wallet_sendCalls`) are one approval, then consecutive
- * transactions (calls.ts).
+ * RPC proxy. A needs-approval method is parsed strictly and normalised
+ * (aliases folded once; a transaction's nonce, gas and fees filled), shown in
+ * the frame's own approval UI with the browser-verified host origin
+ * (SECURITY.md 6, 8 and 20), and only once the user approves is a key rebuilt
+ * and that same normalised, frozen object signed. A method the frame cannot
+ * sign yet is refused before anything is shown. EIP-5792 batches
+ * (`wallet_sendCalls`) are one approval, then consecutive transactions
+ * (calls.ts).
  */
 import { ed25519 } from '@noble/curves/ed25519'
+import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import { type ApprovalMethod, isSafeMethod, needsApproval } from '@porthole/protocol/EmbeddedRpc'
 import {
   ErrorCode,
@@ -21,7 +24,8 @@ import {
 import type * as Secure from '@porthole/protocol/Secure'
 import { z } from '@porthole/protocol/zod'
 import { base58 } from '@scure/base'
-import { type Hex, hexToBigInt, isHex, numberToHex } from 'viem'
+import { getAddress, type Hex, hexToBigInt, hexToBytes, isHex, numberToHex } from 'viem'
+import { type Token, toFrozenJson } from '../approval/request.js'
 import { NotAvailableError, NotConnectedError, RpcNotAllowedError } from '../errors.js'
 import {
   assertBundleIdFree,
@@ -44,13 +48,26 @@ import {
   solanaMainnet,
 } from './session.js'
 import { withEvmAccount, withSolanaKey } from './signer.js'
+import { assertSignInFor } from './signIn.js'
 import {
   parseTransactions,
   SignAllTransactionsParams,
   SignTransactionParams,
   signTransaction,
 } from './solana.js'
+import { isTransactionBytes } from './solanaMessage.js'
 import type { CachedUser } from './storage.js'
+import { readTokens } from './tokens.js'
+import {
+  type Filled,
+  fillFees,
+  fillTransaction,
+  type Rpc,
+  toBigInt,
+  toDraft,
+  toSerializable,
+} from './transaction.js'
+import { SignTypedDataParams, toNormalisedTypedData } from './typedData.js'
 
 /** The needs-approval methods this frame signs today; the others answer 'Method not supported yet'. */
 export const signedMethods = [
@@ -166,45 +183,13 @@ async function runSafe(context: Context, request: Secure.RpcRequest): Promise<un
 // Needs approval
 
 const maxMessageLength = 262_144
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
-const HexData = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]*$/)
-  .max(maxMessageLength)
-const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
 
-const PersonalSignParams = z.tuple([z.string().max(maxMessageLength), Address]).rest(z.unknown())
-
-const TypedDataParams = z.tuple([
-  Address,
-  z.union([z.string().max(maxMessageLength), z.record(z.string(), z.unknown())]),
-])
-const TypedData = z.object({
-  types: z.record(
-    z.string(),
-    z.array(z.object({ name: z.string().max(256), type: z.string().max(256) })).max(256),
-  ),
-  primaryType: z.string().max(256),
-  domain: z.record(z.string(), z.unknown()).optional(),
-  message: z.record(z.string(), z.unknown()),
-})
-
-const TransactionParams = z.tuple([
-  z.object({
-    from: Address.optional(),
-    to: Address.nullish(),
-    value: Quantity.optional(),
-    data: HexData.optional(),
-    input: HexData.optional(),
-    gas: Quantity.optional(),
-    nonce: Quantity.optional(),
-    maxFeePerGas: Quantity.optional(),
-    maxPriorityFeePerGas: Quantity.optional(),
-    chainId: Quantity.optional(),
-  }),
+const PersonalSignParams = z.tuple([
+  z.string().max(maxMessageLength),
+  z.string().regex(/^0x[0-9a-fA-F]{40}$/),
 ])
 
-const SolanaSignMessageParams = z.object({
+const SolanaSignMessageParams = z.strictObject({
   message: z.string().min(1).max(maxMessageLength),
   pubkey: z.string().max(64),
 })
@@ -261,12 +246,23 @@ function siteOf(context: Context): ApprovalRequest['site'] {
 }
 
 type Prepared = {
-  /** What the approval shows: the account and network that will sign. */
+  /** The network and account that will sign. */
   chainId: string
   account: string
-  /** Signs, once approved. */
+  /**
+   * The normalised params, deep-frozen: what the approval shows and hashes,
+   * and what `sign` then signs, read from this very object.
+   */
+  params: unknown
+  /** The ERC-20s the request calls, as read from the chain. */
+  tokens?: Token[] | undefined
+  /** Signs `params`, once approved. */
   sign: () => Promise<unknown>
 }
+
+/** The methods that send transactions: filled, approved and sent one request at a time. */
+const sendsTransactions = (method: SignedMethod) =>
+  method === 'eth_sendTransaction' || method === 'wallet_sendCalls'
 
 async function runSigned(
   context: Context,
@@ -275,34 +271,49 @@ async function runSigned(
 ): Promise<unknown> {
   const { user } = await requireSession(context)
   const current = await getChainId(context)
-  const prepared = prepare(context, request, user, current)
   const origin = hostOrigin(context, request)
   const site = siteOf(context)
-  await untilAborted(
-    context.requestApproval(
-      {
-        method: request.method,
-        params: request.params,
-        chainId: prepared.chainId,
-        account: prepared.account,
-        origin,
-        ...(site === undefined ? {} : { site }),
-      },
-      { signal },
-    ),
-    signal,
-  )
-  if (signal.aborted) throw createAbortedError()
-  return prepared.sign()
+  const run = async () => {
+    if (signal.aborted) throw createAbortedError()
+    const prepared = await untilAborted(prepare(context, request, user, current, origin), signal)
+    const chainName = getByCaipNetworkId(prepared.chainId)?.name
+    await untilAborted(
+      context.requestApproval(
+        {
+          method: request.method,
+          params: prepared.params,
+          chainId: prepared.chainId,
+          account: prepared.account,
+          origin,
+          ...(chainName === undefined ? {} : { chainName }),
+          ...(prepared.tokens?.length ? { tokens: prepared.tokens } : {}),
+          ...(site === undefined ? {} : { site }),
+        },
+        { signal },
+      ),
+      signal,
+    )
+    if (signal.aborted) throw createAbortedError()
+    return prepared.sign()
+  }
+  // A transaction's nonce is filled before it is shown: the next one waits until this one is
+  // sent or refused, so two shown transactions never carry the same nonce.
+  if (!sendsTransactions(request.method)) return run()
+  return untilAborted(inTurn(context.memory, run), signal)
 }
 
-/** Checks a request before it is shown: its params, account and network. */
-function prepare(
+/**
+ * Checks a request and normalises it, before it is shown: its params (strict,
+ * aliases folded once), account, network and, for transactions, the nonce,
+ * gas and fees filled through the proxy.
+ */
+async function prepare(
   context: Context,
   request: Secure.RpcRequest & { method: SignedMethod },
   user: CachedUser,
   current: string,
-): Prepared {
+  origin: string,
+): Promise<Prepared> {
   const { method, params } = request
   if (
     method === 'solana_signMessage' ||
@@ -323,36 +334,52 @@ function prepare(
         } catch {
           throw new InvalidParamsError('The message must be base58.')
         }
+        // A signature over a transaction's message is that transaction's signature.
+        if (isTransactionBytes(bytes))
+          throw new InvalidParamsError(
+            'This message is a Solana transaction: it can only be signed as a transaction.',
+          )
+        assertSignInFor(new TextDecoder().decode(bytes), origin)
+        const shown = toFrozenJson({ message, pubkey: account })
         return {
           chainId,
           account,
+          params: shown,
           sign: () =>
             withSolanaKey(context, (key) => ({
-              signature: base58.encode(ed25519.sign(bytes, key)),
+              signature: base58.encode(ed25519.sign(base58.decode(shown.message), key)),
             })),
         }
       }
       case 'solana_signTransaction': {
-        const { transaction } = parseParams(SignTransactionParams, params, method)
-        const [parsed] = parseTransactions([transaction], base58.decode(account))
-        if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
+        const shown = toFrozenJson(parseParams(SignTransactionParams, params, method))
+        // Checked before it is shown; signed from the shown text.
+        parseTransactions([shown.transaction], base58.decode(account))
         return {
           chainId,
           account,
+          params: shown,
           sign: () =>
-            withSolanaKey(context, (key) => ({ transaction: signTransaction(parsed, key) })),
+            withSolanaKey(context, (key) => {
+              const [parsed] = parseTransactions([shown.transaction], base58.decode(account))
+              if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
+              return { transaction: signTransaction(parsed, key) }
+            }),
         }
       }
       case 'solana_signAllTransactions': {
-        const { transactions } = parseParams(SignAllTransactionsParams, params, method)
+        const shown = toFrozenJson(parseParams(SignAllTransactionsParams, params, method))
         // Every transaction is checked before the one approval for the batch.
-        const parsed = parseTransactions(transactions, base58.decode(account))
+        parseTransactions(shown.transactions, base58.decode(account))
         return {
           chainId,
           account,
+          params: shown,
           sign: () =>
             withSolanaKey(context, (key) => ({
-              transactions: parsed.map((transaction) => signTransaction(transaction, key)),
+              transactions: parseTransactions(shown.transactions, base58.decode(account)).map(
+                (transaction) => signTransaction(transaction, key),
+              ),
             })),
         }
       }
@@ -361,185 +388,123 @@ function prepare(
 
   const chainId = request.chainId ?? current
   const chain = evmChainIdOf(chainId, method)
-  const account = user.addresses.eip155
+  const account = getAddress(user.addresses.eip155)
+  const rpc: Rpc = (name, args) => context.api.rpc(chainId, name, args)
   switch (method) {
     case 'personal_sign': {
       const [message, address] = parseParams(PersonalSignParams, params, method)
       assertAccount(sameEvmAddress(address, account))
+      // Hex is signed as its bytes: half a byte would be padded, so signed other than shown.
+      if (isHex(message) && message.length % 2 !== 0)
+        throw new InvalidParamsError('The message is hex of an odd length.')
+      assertSignInFor(
+        isHex(message) ? new TextDecoder().decode(hexToBytes(message)) : message,
+        origin,
+      )
+      const shown = toFrozenJson([message, account] as const)
       return {
         chainId,
         account,
+        params: shown,
         sign: () =>
           withEvmAccount(context, (signer) =>
-            signer.signMessage({ message: isHex(message) ? { raw: message } : message }),
+            signer.signMessage({ message: isHex(shown[0]) ? { raw: shown[0] } : shown[0] }),
           ),
       }
     }
     case 'eth_signTypedData_v4': {
-      const [address, raw] = parseParams(TypedDataParams, params, method)
+      const [address, raw] = parseParams(SignTypedDataParams, params, method)
       assertAccount(sameEvmAddress(address, account))
-      let json: unknown = raw
-      if (typeof raw === 'string') {
-        try {
-          json = JSON.parse(raw)
-        } catch {
-          throw new InvalidParamsError('The typed data is not valid JSON.')
-        }
-      }
-      const typed = parseParams(TypedData, json, method)
-      const domain = { ...typed.domain }
-      if (domain.chainId !== undefined) {
-        const domainChain = toBigInt(domain.chainId)
-        if (domainChain !== BigInt(chain))
-          throw new InvalidParamsError(
-            `The typed data is for chain ${String(domain.chainId)}, not ${chainId}.`,
-          )
-        domain.chainId = domainChain
-      }
+      const typed = toNormalisedTypedData(raw)
+      if (typed.domain.chainId !== undefined && BigInt(typed.domain.chainId) !== BigInt(chain))
+        throw new InvalidParamsError(
+          `The typed data is for chain ${String(typed.domain.chainId)}, not ${chainId}.`,
+        )
+      const shown = toFrozenJson([account, typed] as const)
       return {
         chainId,
         account,
-        sign: () =>
-          withEvmAccount(context, (signer) =>
-            signer.signTypedData({
-              domain,
-              types: typed.types,
-              primaryType: typed.primaryType,
-              message: typed.message,
-            } as never),
-          ),
+        params: shown,
+        sign: () => withEvmAccount(context, (signer) => signer.signTypedData(shown[1] as never)),
       }
     }
     case 'eth_sendTransaction': {
-      const [transaction] = parseParams(TransactionParams, params, method)
-      if (transaction.from !== undefined) assertAccount(sameEvmAddress(transaction.from, account))
-      if (
-        transaction.chainId !== undefined &&
-        hexToBigInt(transaction.chainId as Hex) !== BigInt(chain)
-      )
-        throw new InvalidParamsError(`The transaction is for another chain than ${chainId}.`)
+      const draft = toDraft(params, { account, chain })
+      const [fees, tokens] = await Promise.all([
+        fillFees(rpc, draft.fees),
+        readTokens(rpc, tokenCalls([draft])),
+      ])
+      const shown = toFrozenJson([
+        await fillTransaction(rpc, draft, { account, chain, fees }),
+      ] as const)
       return {
         chainId,
         account,
-        sign: () =>
-          inTurn(context.memory, () =>
-            sendTransaction(context, { chainId, chain, account }, transaction),
-          ),
+        params: shown,
+        tokens,
+        sign: () => sendFilled(context, rpc, shown[0]),
       }
     }
     case 'wallet_sendCalls': {
       const batch = parseSendCalls(params, { account, chain, chainId })
       assertBundleIdFree(context.memory, batch.id)
+      // One nonce and one fee for the batch: the calls follow each other (n, n+1, …).
+      const [nonce, fees, tokens] = await Promise.all([
+        rpc('eth_getTransactionCount', [account, 'pending']).then(toBigInt),
+        fillFees(rpc, undefined),
+        readTokens(rpc, tokenCalls(batch.calls)),
+      ])
+      const calls = await Promise.all(
+        batch.calls.map((call, index) =>
+          fillTransaction(
+            rpc,
+            {
+              to: call.to,
+              ...(call.value === undefined ? {} : { value: BigInt(call.value) }),
+              ...(call.data === undefined ? {} : { data: call.data.toLowerCase() as Hex }),
+            },
+            { account, chain, fees, nonce: nonce + BigInt(index) },
+          ),
+        ),
+      )
+      const shown = toFrozenJson([{ chainId: numberToHex(chain), from: account, calls }] as const)
       return {
         chainId,
         account,
-        sign: () =>
-          inTurn(context.memory, async () => {
-            assertBundleIdFree(context.memory, batch.id)
-            const rpc = (name: string, args: unknown[]) => context.api.rpc(chainId, name, args)
-            // One nonce and one fee for the batch: the calls follow each other (n, n+1, …).
-            const [nonce, fees] = await Promise.all([
-              rpc('eth_getTransactionCount', [account, 'pending']),
-              fillFees(rpc, {}),
-            ])
-            const first = toBigInt(nonce)
-            const { hashes, complete } = await sendInOrder(batch.calls, async (call, index) => {
-              const hash = await sendTransaction(
-                context,
-                { chainId, chain, account },
-                {
-                  to: call.to,
-                  ...(call.value === undefined ? {} : { value: call.value }),
-                  ...(call.data === undefined ? {} : { data: call.data }),
-                  nonce: numberToHex(first + BigInt(index)),
-                  maxFeePerGas: numberToHex(fees.maxFeePerGas),
-                  maxPriorityFeePerGas: numberToHex(fees.maxPriorityFeePerGas),
-                },
-              )
-              if (!isHex(hash) || hash.length !== 66)
-                throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')
-              return hash
-            })
-            const id = batch.id ?? createBundleId()
-            rememberBundle(context.memory, id, { chainId, account, hashes, complete })
-            return { id }
-          }),
+        params: shown,
+        tokens,
+        sign: async () => {
+          assertBundleIdFree(context.memory, batch.id)
+          const { hashes, complete } = await sendInOrder(shown[0].calls, (call) =>
+            sendFilled(context, rpc, call),
+          )
+          const id = batch.id ?? createBundleId()
+          rememberBundle(context.memory, id, { chainId, account, hashes, complete })
+          return { id }
+        },
       }
     }
   }
 }
 
-type Transaction = z.infer<typeof TransactionParams>[0]
+const erc20Selectors = new Set(['0xa9059cbb', '0x095ea7b3', '0x23b872dd'])
 
-/**
- * Fills what `transaction` leaves out (nonce, gas and fees, through the
- * proxy), signs it as EIP-1559 and sends it; resolves with its hash.
- */
-async function sendTransaction(
-  context: Context,
-  { chainId, chain, account }: { chainId: string; chain: number; account: string },
-  transaction: Transaction,
-): Promise<Hex> {
-  const rpc = (name: string, args: unknown[]) => context.api.rpc(chainId, name, args)
-  const data = transaction.data ?? transaction.input
-  const call = {
-    from: account,
-    ...(transaction.to ? { to: transaction.to } : {}),
-    ...(transaction.value ? { value: transaction.value } : {}),
-    ...(data ? { data } : {}),
-  }
-  const [nonce, gas, fees] = await Promise.all([
-    transaction.nonce ?? rpc('eth_getTransactionCount', [account, 'pending']),
-    transaction.gas ?? rpc('eth_estimateGas', [call]),
-    fillFees(rpc, transaction),
-  ])
-  const serialized = await withEvmAccount(context, (signer) =>
-    signer.signTransaction({
-      type: 'eip1559',
-      chainId: chain,
-      nonce: Number(toBigInt(nonce)),
-      gas: toBigInt(gas),
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      ...(transaction.to ? { to: transaction.to as Hex } : {}),
-      ...(transaction.value ? { value: hexToBigInt(transaction.value as Hex) } : {}),
-      ...(data ? { data: data as Hex } : {}),
-    }),
+/** The contracts `calls` call with an ERC-20 transfer, approve or transferFrom. */
+function tokenCalls(calls: readonly { to?: string | undefined; data?: string | undefined }[]) {
+  return calls.flatMap(({ to, data }) =>
+    to !== undefined && data !== undefined && erc20Selectors.has(data.slice(0, 10).toLowerCase())
+      ? [to]
+      : [],
   )
-  return (await rpc('eth_sendRawTransaction', [serialized])) as Hex
 }
 
-/** A JSON-RPC quantity (hex) or a decimal number, as a bigint; -32602 for anything else. */
-function toBigInt(value: unknown): bigint {
-  try {
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value)
-    if (typeof value === 'bigint') return value
-    if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|\d{1,78})$/.test(value))
-      return BigInt(value)
-  } catch {}
-  throw new InvalidParamsError(`Not a number: ${String(value).slice(0, 80)}`)
-}
-
-/** EIP-1559 fees: the request's, else twice the latest base fee plus the node's priority fee. */
-async function fillFees(
-  rpc: (name: string, args: unknown[]) => Promise<unknown>,
-  transaction: { maxFeePerGas?: string | undefined; maxPriorityFeePerGas?: string | undefined },
-): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-  const priority =
-    transaction.maxPriorityFeePerGas !== undefined
-      ? toBigInt(transaction.maxPriorityFeePerGas)
-      : toBigInt(await rpc('eth_maxPriorityFeePerGas', []))
-  if (transaction.maxFeePerGas !== undefined) {
-    const max = toBigInt(transaction.maxFeePerGas)
-    // The priority fee never exceeds the maximum fee (bigints: no Math.min).
-    if (priority > max) return { maxFeePerGas: max, maxPriorityFeePerGas: max }
-    return { maxFeePerGas: max, maxPriorityFeePerGas: priority }
-  }
-  const block = z
-    .object({ baseFeePerGas: Quantity })
-    .safeParse(await rpc('eth_getBlockByNumber', ['latest', false]))
-  if (!block.success)
-    throw new RpcError(ErrorCode.internal, 'This network does not take EIP-1559 transactions')
-  const base = toBigInt(block.data.baseFeePerGas)
-  return { maxFeePerGas: base * 2n + priority, maxPriorityFeePerGas: priority }
+/** Signs `filled` exactly as shown and sends it; resolves with its hash. */
+async function sendFilled(context: Context, rpc: Rpc, filled: Filled): Promise<Hex> {
+  const serialized = await withEvmAccount(context, (signer) =>
+    signer.signTransaction(toSerializable(filled)),
+  )
+  const hash = await rpc('eth_sendRawTransaction', [serialized])
+  if (!isHex(hash) || hash.length !== 66)
+    throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')
+  return hash
 }

@@ -6,24 +6,16 @@
  */
 import { loginRequestTimeout } from '@porthole/protocol/Constants'
 import type { LoginResult } from '@porthole/protocol/Embedded'
-import type { ApprovalMethod } from '@porthole/protocol/EmbeddedRpc'
 import { AbortedError, TimeoutError, TimeoutReason } from '@porthole/protocol/Errors'
 import type * as Secure from '@porthole/protocol/Secure'
 import { type Api, ApiError, isApiError } from '../api.js'
+import type { ApprovalRequest } from '../approval/request.js'
 import { NotConnectedError } from '../errors.js'
 import type { CachedUser, Storage } from './storage.js'
 import { unlock } from './unlock.js'
 
-/** What the approval UI is asked to show (`approval/`'s `requestApproval`). */
-export type ApprovalRequest = {
-  method: ApprovalMethod
-  params: unknown
-  chainId: string
-  account: string
-  origin: string
-  chainName?: string | undefined
-  site?: { name?: string | undefined; icon?: string | undefined } | undefined
-}
+/** What the approval UI is asked to show (`approval/`'s `requestApproval`), from its schema. */
+export type { ApprovalRequest } from '../approval/request.js'
 
 /** Resolves once the user approves in the frame's own UI; rejects (4001) otherwise. */
 export type RequestApproval = (

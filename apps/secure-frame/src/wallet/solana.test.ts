@@ -3,6 +3,7 @@ import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import fc from 'fast-check'
 import { describe, expect, test, vi } from 'vitest'
+import { toDisplay } from '../approval/decode.js'
 import { connectEmail } from '../handlers/connectEmail.js'
 import { connectOtp } from '../handlers/connectOtp.js'
 import { createMemoryApi } from '../internal/memoryApi.js'
@@ -184,6 +185,7 @@ describe('solana_signTransaction', () => {
         chainId: solanaMainnet,
         account: addresses.solana,
         origin: 'https://host.example',
+        chainName: 'Solana',
       },
     ])
   })
@@ -542,5 +544,188 @@ describe('inv-18 solana transactions', () => {
     )
     expect(requestApproval).not.toHaveBeenCalled()
     expect(readShare).not.toHaveBeenCalled()
+  })
+})
+
+// ---------------------------------------------------------------------------
+// What is shown is what is signed (SECURITY.md 20)
+
+/** What the approval shows for `request`: its title, notes, then one line per field and text. */
+function shown(request: ApprovalRequest | undefined): string {
+  if (!request) throw new Error('no approval was shown')
+  const display = toDisplay(request)
+  return [
+    display.title,
+    ...display.notes,
+    ...display.sections.flatMap((section) =>
+      section.type === 'fields'
+        ? [
+            ...(section.title ? [section.title] : []),
+            ...section.fields.map((field) => `${field.label}: ${field.value}`),
+          ]
+        : [`${section.title}: ${section.text}`],
+    ),
+  ].join('\n')
+}
+
+const u64 = (value: bigint) => {
+  const bytes: number[] = []
+  for (let index = 0n; index < 8n; index++) bytes.push(Number((value >> (8n * index)) & 0xffn))
+  return bytes
+}
+
+const systemProgram = new Uint8Array(32)
+const tokenProgram = base58.decode('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')
+
+describe('inv-20 solana_signMessage', () => {
+  test.each<[string, (key: Uint8Array) => Uint8Array]>([
+    ['a legacy transaction message', (key) => transfer(key).body],
+    ['a v0 transaction message with a lookup table', (key) => transfer(key, { version: 0 }).body],
+    ['a transaction message with a cosigner', (key) => transfer(key, { cosigner: true }).body],
+    ['a whole serialized transaction', (key) => transfer(key).bytes],
+    [
+      'a transaction message with no instructions',
+      (key) => message({ required: 1, keys: [key], instructions: [] }),
+    ],
+  ])('a message that is %s is refused (-32602) before any approval', async (_, bytes) => {
+    const { context, key, addresses, requestApproval, readShare } = await wallet()
+    const error = await run(context, 'solana_signMessage', {
+      message: base58.encode(bytes(key)),
+      pubkey: addresses.solana,
+    }).catch((error: unknown) => error)
+    expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/transaction/) })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+  })
+
+  test.each<[string, () => Uint8Array]>([
+    ['text', () => new TextEncoder().encode('Hello from host.example')],
+    ['random bytes', () => crypto.getRandomValues(new Uint8Array(96))],
+    // A transaction message's prefix, with what follows cut off: not a transaction.
+    ['a cut transaction message', () => transfer(randomKey()).body.slice(0, -3)],
+  ])('a message of %s is shown and signed', async (_, bytes) => {
+    const { context, key, addresses } = await wallet()
+    const text = bytes()
+    const { signature } = (await run(context, 'solana_signMessage', {
+      message: base58.encode(text),
+      pubkey: addresses.solana,
+    })) as { signature: string }
+    expect(ed25519.verify(base58.decode(signature), text, key)).toBe(true)
+  })
+
+  test('an unknown key in its params is refused (-32602) before any approval', async () => {
+    const { context, addresses, requestApproval } = await wallet()
+    await expect(
+      run(context, 'solana_signMessage', {
+        message: base58.encode(new TextEncoder().encode('hi')),
+        pubkey: addresses.solana,
+        display: 'hex',
+      }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  const siws = (address: string, domain: string, uri: string) =>
+    [
+      `${domain} wants you to sign in with your Solana account:`,
+      address,
+      '',
+      '',
+      `URI: ${uri}`,
+      'Version: 1',
+      'Chain ID: 5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'Nonce: abcdefgh12345678',
+      'Issued At: 2025-01-01T00:00:00.000Z',
+    ].join('\n')
+
+  test('a sign-in message (CAIP-122) for another domain is refused (-32602) before any approval', async () => {
+    const { context, addresses, requestApproval } = await wallet()
+    const text = siws(addresses.solana, 'bank.example', 'https://bank.example')
+    await expect(
+      run(context, 'solana_signMessage', {
+        message: base58.encode(new TextEncoder().encode(text)),
+        pubkey: addresses.solana,
+      }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/sign-in/i) })
+    expect(requestApproval).not.toHaveBeenCalled()
+  })
+
+  test('a sign-in message (CAIP-122) for the requesting origin is shown and signed', async () => {
+    const { context, key, addresses } = await wallet()
+    const text = new TextEncoder().encode(
+      siws(addresses.solana, 'host.example', 'https://host.example'),
+    )
+    const { signature } = (await run(context, 'solana_signMessage', {
+      message: base58.encode(text),
+      pubkey: addresses.solana,
+    })) as { signature: string }
+    expect(ed25519.verify(base58.decode(signature), text, key)).toBe(true)
+  })
+})
+
+describe('inv-20 solana transactions shown decoded', () => {
+  test('the fee payer, SOL and SPL transfers with amounts, program ids and unknown instructions are shown', async () => {
+    const { context, key, addresses, approvals } = await wallet()
+    const recipient = randomKey()
+    const source = randomKey()
+    const destination = randomKey()
+    const mint = randomKey()
+    const unknownProgram = randomKey()
+    const body = message({
+      required: 1,
+      readonlyUnsigned: 4,
+      keys: [
+        key,
+        recipient,
+        source,
+        destination,
+        mint,
+        systemProgram,
+        tokenProgram,
+        unknownProgram,
+      ],
+      instructions: [
+        // System program: transfer 0.0015 SOL.
+        { program: 5, accounts: [0, 1], data: [2, 0, 0, 0, ...u64(1_500_000n)] },
+        // SPL token: transferChecked 2.5 (6 decimals).
+        { program: 6, accounts: [2, 4, 3, 0], data: [12, ...u64(2_500_000n), 6] },
+        // SPL token: transfer 7 raw units.
+        { program: 6, accounts: [2, 3, 0], data: [3, ...u64(7n)] },
+        { program: 7, accounts: [0], data: [1, 2, 3] },
+      ],
+    })
+    const bytes = transaction(body, [new Uint8Array(64)])
+    await run(context, 'solana_signTransaction', { transaction: base64.encode(bytes) })
+    const text = shown(approvals[0])
+    for (const line of [
+      `Fee payer: ${addresses.solana}`,
+      'Action: Transfer SOL',
+      `To: ${base58.encode(recipient)}`,
+      'Amount: 0.0015 SOL',
+      'Program: 11111111111111111111111111111111',
+      'Action: Transfer tokens',
+      `Mint: ${base58.encode(mint)}`,
+      'Token amount: 2.5',
+      `Destination account: ${base58.encode(destination)}`,
+      'Token amount: 7 (raw units: this instruction does not give the decimals)',
+      'Program: TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+      'Action: Unknown instruction',
+      `Program: ${base58.encode(unknownProgram)}`,
+    ])
+      expect(text).toContain(line)
+    expect(text).not.toContain('not decoded')
+  })
+
+  test('solana_signAllTransactions shows each transaction decoded', async () => {
+    const { context, key, approvals } = await wallet()
+    const batch = [transfer(key), transfer(key, { version: 0, cosigner: true })]
+    await run(context, 'solana_signAllTransactions', {
+      transactions: batch.map(({ bytes }) => base64.encode(bytes)),
+    })
+    const text = shown(approvals[0])
+    expect(text).toContain('Transaction 1 of 2')
+    expect(text).toContain('Transaction 2 of 2')
+    // transfer(): 1 000 000 lamports from the first key.
+    expect(text.match(/Amount: 0\.001 SOL/g)).toHaveLength(2)
   })
 })

@@ -1,0 +1,173 @@
+/**
+ * `eth_signTypedData_v4` shown as signed (SECURITY.md 18 and 20). EIP-712
+ * signs only what the types name: a message key the types do not list, or a
+ * domain field the `EIP712Domain` type leaves out, would be shown and never
+ * signed. So the typed data is parsed strictly and rebuilt from its types:
+ * every struct value must have exactly its type's fields (an extra or
+ * missing one is -32602), in the type's order, and the domain exactly the
+ * fields its type lists. The rebuilt object is what the approval shows and
+ * what viem then signs; it is hashed once before showing so anything viem
+ * would refuse is refused before the approval.
+ */
+import { InvalidParamsError } from '@porthole/protocol/Errors'
+import { z } from '@porthole/protocol/zod'
+import { hashTypedData, isAddress } from 'viem'
+
+const maxMessageLength = 262_144
+const maxDepth = 16
+const maxArrayLength = 1024
+const maxTypes = 64
+
+const Name = z.string().min(1).max(256)
+const Address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .refine((value) => isAddress(value), { error: 'bad address checksum' })
+
+/** The EIP712Domain fields EIP-712 defines, with their types. */
+const domainTypes = {
+  name: 'string',
+  version: 'string',
+  chainId: 'uint256',
+  verifyingContract: 'address',
+  salt: 'bytes32',
+} as const
+
+const Domain = z.strictObject({
+  name: z.string().max(256).optional(),
+  version: z.string().max(256).optional(),
+  chainId: z
+    .union([
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      z.string().regex(/^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/),
+    ])
+    .optional(),
+  verifyingContract: Address.optional(),
+  salt: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .optional(),
+})
+
+const TypedData = z.strictObject({
+  types: z
+    .record(Name, z.array(z.strictObject({ name: Name, type: Name })).max(256))
+    .refine((types) => Object.keys(types).length <= maxTypes, { error: 'too many types' }),
+  primaryType: Name,
+  domain: Domain.optional(),
+  message: z.record(z.string(), z.unknown()),
+})
+
+/** `eth_signTypedData_v4`'s params: the address, then the typed data as JSON or as an object. */
+export const SignTypedDataParams = z.tuple([
+  z.string(),
+  z.union([z.string().max(maxMessageLength), z.record(z.string(), z.unknown())]),
+])
+
+type Field = { name: string; type: string }
+
+/** Typed data rebuilt from its types: shown and signed as it is. */
+export type NormalisedTypedData = {
+  types: Record<string, Field[]>
+  primaryType: string
+  domain: z.infer<typeof Domain>
+  message: Record<string, unknown>
+}
+
+const invalid = (detail: string) => new InvalidParamsError(`Invalid typed data: ${detail}.`)
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `value` rebuilt as `type` declares it: struct keys exactly its fields, arrays item by item. */
+function rebuild(
+  types: Record<string, Field[]>,
+  type: string,
+  value: unknown,
+  path: string,
+  depth: number,
+): unknown {
+  if (depth > maxDepth) throw invalid(`${path} is nested too deeply`)
+  const array = /^(.*)\[(\d*)\]$/.exec(type)
+  if (array) {
+    const [, item = '', length] = array
+    if (!Array.isArray(value)) throw invalid(`${path} is not a list`)
+    if (value.length > maxArrayLength) throw invalid(`${path} is too long`)
+    if (length !== '' && value.length !== Number(length))
+      throw invalid(`${path} does not have ${length} items`)
+    return value.map((child, index) => rebuild(types, item, child, `${path}.${index}`, depth + 1))
+  }
+  const fields = Object.hasOwn(types, type) ? types[type] : undefined
+  if (!fields) return value
+  if (!isRecord(value)) throw invalid(`${path} is not a ${type}`)
+  const names = new Set(fields.map((field) => field.name))
+  for (const key of Object.keys(value))
+    if (!names.has(key)) throw invalid(`${path}.${key} is not a field of ${type}`)
+  const rebuilt: Record<string, unknown> = {}
+  for (const field of fields) {
+    if (!Object.hasOwn(value, field.name) || value[field.name] === undefined)
+      throw invalid(`${path}.${field.name} is missing`)
+    rebuilt[field.name] = rebuild(
+      types,
+      field.type,
+      value[field.name],
+      `${path}.${field.name}`,
+      depth + 1,
+    )
+  }
+  return rebuilt
+}
+
+/**
+ * Parses typed data (JSON text or an object) strictly and rebuilds it from
+ * its types; -32602 for anything EIP-712 would not sign exactly as shown.
+ */
+export function toNormalisedTypedData(raw: unknown): NormalisedTypedData {
+  let json: unknown = raw
+  if (typeof raw === 'string') {
+    try {
+      json = JSON.parse(raw)
+    } catch {
+      throw new InvalidParamsError('The typed data is not valid JSON.')
+    }
+  }
+  const parsed = TypedData.safeParse(json)
+  if (!parsed.success) throw new InvalidParamsError('Invalid parameters for eth_signTypedData_v4.')
+  const { types, primaryType, message } = parsed.data
+  const domain = parsed.data.domain ?? {}
+  if (primaryType === 'EIP712Domain' || !Object.hasOwn(types, primaryType))
+    throw invalid(`the primary type ${primaryType.slice(0, 100)} is not defined`)
+  const domainType = Object.hasOwn(types, 'EIP712Domain') ? types.EIP712Domain : undefined
+  if (domainType) {
+    // The domain signed is the fields its type lists: exactly the ones given, with EIP-712's types.
+    const listed = new Set<string>()
+    for (const { name, type } of domainType) {
+      if (
+        !Object.hasOwn(domainTypes, name) ||
+        domainTypes[name as keyof typeof domainTypes] !== type
+      )
+        throw invalid(`EIP712Domain lists ${name.slice(0, 100)} as ${type.slice(0, 100)}`)
+      if (listed.has(name)) throw invalid(`EIP712Domain lists ${name} twice`)
+      listed.add(name)
+    }
+    for (const key of Object.keys(domain))
+      if (!listed.has(key)) throw invalid(`the domain's ${key} is not in its EIP712Domain type`)
+    for (const name of listed)
+      if (!Object.hasOwn(domain, name)) throw invalid(`the domain has no ${name}`)
+  }
+  const normalised: NormalisedTypedData = {
+    types,
+    primaryType,
+    domain:
+      domain.chainId === undefined
+        ? domain
+        : { ...domain, chainId: Number(BigInt(domain.chainId)) },
+    message: rebuild(types, primaryType, message, primaryType, 0) as Record<string, unknown>,
+  }
+  try {
+    hashTypedData(normalised as never)
+  } catch {
+    throw invalid('its values do not match its types')
+  }
+  return normalised
+}
