@@ -73,9 +73,15 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
+/** What the widget sends with every call that changes something (SECURITY.md 21). */
+const fromWidget = { 'content-type': 'application/json', origin: 'http://widget.localhost:5171' }
+
 /** A SIWE message for the dev host on anvil's chain, claiming `address`, with a fresh API nonce. */
 async function messageFor(address: Address): Promise<string> {
-  const response = await app.request('/siwx/nonce?projectId=porthole-dev', { method: 'POST' })
+  const response = await app.request('/siwx/nonce?projectId=porthole-dev', {
+    method: 'POST',
+    headers: fromWidget,
+  })
   expect(response.status).toBe(200)
   const { nonce } = SiwxNonce.parse(await response.json())
   return createSiweMessage({
@@ -93,7 +99,7 @@ async function messageFor(address: Address): Promise<string> {
 function postSession(message: string, signature: Hex) {
   return app.request('/siwx/sessions?projectId=porthole-dev', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: fromWidget,
     body: JSON.stringify({ message, signature }),
   })
 }

@@ -326,7 +326,11 @@ describe('inv-18 fuzzing finds no crash and no state change', () => {
         async ([method, path], body) => {
           const response = await embedded.request(`${path}?projectId=porthole-dev`, {
             method,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${token}`,
+              origin: secure,
+            },
             body: JSON.stringify(body) ?? 'null',
           })
           // Only the read-only device status may answer 200 (to a well-formed body by chance).

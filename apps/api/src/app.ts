@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
 import type { Config } from './config.js'
+import { refuseCrossSite } from './crossSite.js'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
-import { errorBody } from './http.js'
+import { errorBody, identifyClient } from './http.js'
 import { createMailer, type Mailer } from './mailer.js'
 import { createAnalyticsRoutes } from './routes/analytics.js'
 import { createAuthRoutes } from './routes/auth.js'
@@ -96,6 +97,11 @@ export function createApp({
     }
   })
 
+  // Who the client is, for per-IP limits: the socket, or X-Forwarded-For via TRUSTED_PROXIES.
+  app.use('*', identifyClient(config.trustedProxies))
+  // State-changing browser endpoints: only their caller's origin, only their body type.
+  app.use('*', refuseCrossSite(config))
+
   app.get('/health', async (c) => {
     try {
       await db.query('SELECT 1')
@@ -119,12 +125,13 @@ export function createApp({
     createEmailUpdateRoutes({ db, mailer, now, onError, ipLimitScale: config.ipLimitScale }),
   )
   app.route('/', createSharesRoutes({ db, config, now }))
-  app.route('/', createSocialRoutes({ db, config, now, onError, fetch }))
+  app.route('/', createSocialRoutes({ db, config, mailer, now, onError, fetch }))
   app.route(
     '/',
     createFarcasterRoutes({
       db,
       config,
+      mailer,
       now,
       onError,
       fetch,

@@ -1,10 +1,12 @@
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
+import { noTrustedProxies } from './clientIp.js'
 import {
   configFromEnv,
   defaultPgliteDir,
   defaultTokenLists,
   developmentShareKey,
+  productionRefusals,
   repoRoot,
   shareKeyId,
 } from './config.js'
@@ -16,6 +18,7 @@ const previousKey = Buffer.alloc(32, 9).toString('base64')
 describe('configFromEnv', () => {
   test('has working defaults', () => {
     expect(configFromEnv({})).toEqual({
+      portholeEnv: 'development',
       port: 5173,
       host: '127.0.0.1',
       databaseUrl: undefined,
@@ -29,6 +32,7 @@ describe('configFromEnv', () => {
       mailFrom: 'Porthole <no-reply@porthole.localhost>',
       devOutbox: false,
       ipLimitScale: 1,
+      trustedProxies: noTrustedProxies,
       publicApiUrl: 'http://api.localhost:5173',
       secureFrameOrigin: 'http://secure.localhost:5172',
       widgetOrigin: 'http://widget.localhost:5171',
@@ -91,12 +95,14 @@ describe('configFromEnv', () => {
           '{"eip155:1":"https://rpc.example.com/key","solana:devnet":"http://127.0.0.1:8899"}',
         TOKENS:
           '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
+        PORTHOLE_ENV: 'production',
         DEV_PROJECT_ID: 'my-dev',
         SEED_DEV_PROJECT: 'false',
         SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525',
         MAIL_FROM: 'Example <login@example.com>',
         DEV_OUTBOX: 'true',
         IP_LIMIT_SCALE: '50',
+        TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,',
         PUBLIC_API_URL: 'https://api.example.com/porthole/',
         SECURE_FRAME_ORIGIN: 'https://secure.example.com/',
         WIDGET_ORIGIN: 'https://widget.example.com/',
@@ -111,6 +117,7 @@ describe('configFromEnv', () => {
         FARCASTER_ID_REGISTRY: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
       }),
     ).toEqual({
+      portholeEnv: 'production',
       port: 8080,
       host: '0.0.0.0',
       databaseUrl: 'postgres://user:secret@db.example:5432/porthole',
@@ -137,6 +144,9 @@ describe('configFromEnv', () => {
       mailFrom: 'Example <login@example.com>',
       devOutbox: true,
       ipLimitScale: 50,
+      trustedProxies: expect.objectContaining({
+        entries: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8'],
+      }),
       publicApiUrl: 'https://api.example.com/porthole',
       secureFrameOrigin: 'https://secure.example.com',
       widgetOrigin: 'https://widget.example.com',
@@ -155,14 +165,31 @@ describe('configFromEnv', () => {
   })
 
   test.each([
-    [undefined, true],
-    ['', true],
-    ['true', true],
-    ['false', false],
-  ])('SEED_DEV_PROJECT=%j seeds the dev project: %s', (value, seedDevProject) => {
-    expect(
-      configFromEnv({ SEED_DEV_PROJECT: value, SHARE_ENCRYPTION_KEY: currentKey }).seedDevProject,
-    ).toBe(seedDevProject)
+    [undefined, undefined, true],
+    ['', undefined, true],
+    ['true', undefined, true],
+    ['false', undefined, false],
+    [undefined, 'production', false],
+    ['', 'production', false],
+    ['true', 'production', true],
+  ])(
+    'SEED_DEV_PROJECT=%j under PORTHOLE_ENV=%j seeds the dev project: %s',
+    (value, portholeEnv, seedDevProject) => {
+      expect(
+        configFromEnv({
+          SEED_DEV_PROJECT: value,
+          PORTHOLE_ENV: portholeEnv,
+          SHARE_ENCRYPTION_KEY: currentKey,
+        }).seedDevProject,
+      ).toBe(seedDevProject)
+    },
+  )
+
+  test('SEED_DEV_PROJECT=false alone is not production: the development key serves, with the warning', () => {
+    const config = configFromEnv({ SEED_DEV_PROJECT: 'false' })
+    expect(config.portholeEnv).toBe('development')
+    expect(config.shareEncryptionKeys).toEqual([developmentShareKey])
+    expect(productionRefusals(config)).toEqual([])
   })
 
   test('accepts a loopback http issuer (a local stand-in) and public endpoints', () => {
@@ -180,11 +207,12 @@ describe('configFromEnv', () => {
     expect(Object.keys(socialProviders)).toEqual(['google', 'discord', 'x'])
   })
 
-  test('production (SEED_DEV_PROJECT=false) runs with a real key', () => {
-    expect(
-      configFromEnv({ SEED_DEV_PROJECT: 'false', SHARE_ENCRYPTION_KEY: currentKey })
-        .shareEncryptionKeys,
-    ).toEqual([{ id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey }])
+  test('production runs with a real key', () => {
+    const config = configFromEnv({ PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey })
+    expect(config.shareEncryptionKeys).toEqual([
+      { id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey },
+    ])
+    expect(productionRefusals(config)).toEqual([])
   })
 
   test('treats empty variables as unset', () => {
@@ -295,11 +323,13 @@ describe('configFromEnv', () => {
     [{ IP_LIMIT_SCALE: '-5' }, /IP_LIMIT_SCALE: must be a whole number/],
     [{ IP_LIMIT_SCALE: '2.5' }, /IP_LIMIT_SCALE: must be a whole number/],
     [{ IP_LIMIT_SCALE: '999999' }, /IP_LIMIT_SCALE: must be a whole number/],
-    [{ SEED_DEV_PROJECT: 'false' }, /SHARE_ENCRYPTION_KEY: required when SEED_DEV_PROJECT=false/],
-    [
-      { SEED_DEV_PROJECT: 'false', SHARE_ENCRYPTION_KEY: developmentShareKey.key },
-      /SHARE_ENCRYPTION_KEY: the public development key may not be used/,
-    ],
+    [{ PORTHOLE_ENV: 'prod' }, /PORTHOLE_ENV: must be development or production/],
+    [{ PORTHOLE_ENV: 'Production' }, /PORTHOLE_ENV: must be development or production/],
+    [{ TRUSTED_PROXIES: 'loadbalancer' }, /TRUSTED_PROXIES: must be a comma-separated list/],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, /TRUSTED_PROXIES: .*bad prefix length/],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8/8' }, /TRUSTED_PROXIES/],
+    [{ TRUSTED_PROXIES: 'fd00::/129' }, /TRUSTED_PROXIES/],
+    [{ TRUSTED_PROXIES: '10.0.0.1:8080' }, /TRUSTED_PROXIES/],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError)
     expect(() => configFromEnv(env)).toThrow(message)
@@ -329,5 +359,54 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PORT: 'x', DEV_PROJECT_ID: '!' })).toThrow(
       /PORT: .*; DEV_PROJECT_ID: /,
     )
+  })
+})
+
+describe('productionRefusals', () => {
+  const production = { PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey }
+
+  test('refuses nothing in development, whatever is set', () => {
+    expect(
+      productionRefusals(
+        configFromEnv({ SEED_DEV_PROJECT: 'true', DEV_OUTBOX: 'true', SMTP_URL: '' }),
+      ),
+    ).toEqual([])
+  })
+
+  test.each([
+    [
+      { SHARE_ENCRYPTION_KEY: '' },
+      'PORTHOLE_ENV=production: SHARE_ENCRYPTION_KEY must be set (the public development key is refused)',
+    ],
+    [
+      { SHARE_ENCRYPTION_KEY: developmentShareKey.key },
+      'PORTHOLE_ENV=production: SHARE_ENCRYPTION_KEY must be set (the public development key is refused)',
+    ],
+    [
+      { SHARE_ENCRYPTION_PREVIOUS_KEYS: developmentShareKey.key },
+      'PORTHOLE_ENV=production: SHARE_ENCRYPTION_PREVIOUS_KEYS must not hold the public development key',
+    ],
+    [
+      { SEED_DEV_PROJECT: 'true' },
+      'PORTHOLE_ENV=production: SEED_DEV_PROJECT must be false (the dev project allows localhost hosts and is reset at every start)',
+    ],
+    [
+      { DEV_OUTBOX: 'true' },
+      'PORTHOLE_ENV=production: DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)',
+    ],
+  ])('%j: one line naming the variable', (env, line) => {
+    expect(productionRefusals(configFromEnv({ ...production, ...env }))).toEqual([line])
+  })
+
+  test('names every refused setting, one line each', () => {
+    const lines = productionRefusals(
+      configFromEnv({ PORTHOLE_ENV: 'production', SEED_DEV_PROJECT: 'true', DEV_OUTBOX: 'true' }),
+    )
+    expect(lines.map((line) => line.split(' ')[1])).toEqual([
+      'SEED_DEV_PROJECT',
+      'SHARE_ENCRYPTION_KEY',
+      'DEV_OUTBOX',
+    ])
+    for (const line of lines) expect(line).toMatch(/^PORTHOLE_ENV=production: [A-Z_]+ must /)
   })
 })

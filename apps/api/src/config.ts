@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
+import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
+import type { Queryable } from './db/db.js'
 import { ConfigError } from './errors.js'
 import { parseExactOrigin } from './origins.js'
 import { Caip2 } from './schemas.js'
@@ -51,6 +53,7 @@ export const defaults = {
   host: '127.0.0.1',
   corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
   rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
+  portholeEnv: 'development',
   devProjectId: 'porthole-dev',
   seedDevProject: true,
   mailFrom: 'Porthole <no-reply@porthole.localhost>',
@@ -66,9 +69,9 @@ export const defaults = {
 
 /**
  * The key-encryption key of recovery shares when `SHARE_ENCRYPTION_KEY` is
- * unset in development (`SEED_DEV_PROJECT` not false): fixed and public, so
- * it protects nothing. Its id, `development`, marks every share it encrypted.
- * Refused when `SEED_DEV_PROJECT=false`.
+ * unset in development: fixed and public, so it protects nothing. Its id,
+ * `development`, marks every share it encrypted. Refused under
+ * `PORTHOLE_ENV=production`.
  */
 export const developmentShareKey = {
   id: 'development',
@@ -177,7 +180,27 @@ const MailFrom = z
     'must be one line holding an address, e.g. Porthole <no-reply@example.com>',
   )
 
+/** `PORTHOLE_ENV`: `production` turns on the refusals of `productionRefusals`. */
+export const PortholeEnv = z.enum(['development', 'production'])
+export type PortholeEnv = z.infer<typeof PortholeEnv>
+
+/** A `TrustedProxies` (from `TRUSTED_PROXIES`), checked by shape only. */
+const TrustedProxiesSchema = z.custom<TrustedProxies>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as TrustedProxies).entries) &&
+    typeof (value as TrustedProxies).has === 'function',
+  'must be a TrustedProxies (parseTrustedProxies)',
+)
+
 export const ConfigSchema = z.strictObject({
+  /**
+   * `production` makes the API refuse to start with any development setting
+   * (`productionRefusals`); `development` (the default) allows them, with
+   * warnings. The one switch for it: nothing else infers production.
+   */
+  portholeEnv: PortholeEnv,
   /** TCP port the server listens on. */
   port: z.number().int().min(0).max(65_535),
   /** Interface the server binds to. */
@@ -196,7 +219,8 @@ export const ConfigSchema = z.strictObject({
   devProjectId: ProjectId,
   /**
    * Whether start-up creates (or resets) the development project; the wallet
-   * registry is seeded either way. Production sets it to `false`.
+   * registry is seeded either way. `false` by default under
+   * `PORTHOLE_ENV=production`, which refuses `true`.
    */
   seedDevProject: z.boolean(),
   /**
@@ -215,6 +239,13 @@ export const ConfigSchema = z.strictObject({
    * where every browser is 127.0.0.1.
    */
   ipLimitScale: z.number().int().min(1).max(100_000),
+  /**
+   * The reverse proxies in front of the API (`TRUSTED_PROXIES`): a request
+   * from one of them is attributed to the client its `X-Forwarded-For`
+   * names (the rightmost entry that is not a trusted proxy). None by
+   * default: the header is ignored and the socket's peer is the client.
+   */
+  trustedProxies: TrustedProxiesSchema,
   /**
    * The API as browsers and mail readers reach it, without a trailing slash:
    * device-approval links and the OAuth redirect URI
@@ -349,13 +380,20 @@ const EnvSchema = z.object({
       .transform((lists) => ({ ...defaultTokenLists, ...lists }))
       .default(defaultTokenLists),
   ),
+  PORTHOLE_ENV: z.preprocess(
+    unset,
+    z
+      .enum(PortholeEnv.options, { error: 'must be development or production' })
+      .default(defaults.portholeEnv),
+  ),
   DEV_PROJECT_ID: z.preprocess(unset, ProjectId.default(defaults.devProjectId)),
+  /** Unset: true in development, false under PORTHOLE_ENV=production (see configFromEnv). */
   SEED_DEV_PROJECT: z.preprocess(
     unset,
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')
-      .default(defaults.seedDevProject),
+      .optional(),
   ),
   SMTP_URL: z.preprocess(unset, SmtpUrl.optional()),
   MAIL_FROM: z.preprocess(unset, MailFrom.default(defaults.mailFrom)),
@@ -374,6 +412,23 @@ const EnvSchema = z.object({
       .transform(Number)
       .pipe(z.number().max(100_000, { error: 'must be a whole number from 1 to 100000' }))
       .default(defaults.ipLimitScale),
+  ),
+  TRUSTED_PROXIES: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        try {
+          return parseTrustedProxies(value)
+        } catch (error) {
+          context.addIssue({
+            code: 'custom',
+            message: `must be a comma-separated list of IP addresses and CIDR ranges, e.g. 10.0.0.0/8,192.168.0.7 (${(error as Error).message})`,
+          })
+          return z.NEVER
+        }
+      })
+      .default(noTrustedProxies),
   ),
   PUBLIC_API_URL: z.preprocess(
     unset,
@@ -440,12 +495,14 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     CORS_ORIGINS: env.CORS_ORIGINS,
     RPC_UPSTREAMS: env.RPC_UPSTREAMS,
     TOKENS: env.TOKENS,
+    PORTHOLE_ENV: env.PORTHOLE_ENV,
     DEV_PROJECT_ID: env.DEV_PROJECT_ID,
     SEED_DEV_PROJECT: env.SEED_DEV_PROJECT,
     SMTP_URL: env.SMTP_URL,
     MAIL_FROM: env.MAIL_FROM,
     DEV_OUTBOX: env.DEV_OUTBOX,
     IP_LIMIT_SCALE: env.IP_LIMIT_SCALE,
+    TRUSTED_PROXIES: env.TRUSTED_PROXIES,
     PUBLIC_API_URL: env.PUBLIC_API_URL,
     SECURE_FRAME_ORIGIN: env.SECURE_FRAME_ORIGIN,
     WIDGET_ORIGIN: env.WIDGET_ORIGIN,
@@ -466,6 +523,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
   }
   const env_ = parsed.data
   return ConfigSchema.parse({
+    portholeEnv: env_.PORTHOLE_ENV,
     port: env_.PORT,
     host: env_.HOST,
     databaseUrl: env_.DATABASE_URL,
@@ -474,11 +532,12 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     rpcUpstreams: env_.RPC_UPSTREAMS,
     tokenLists: env_.TOKENS,
     devProjectId: env_.DEV_PROJECT_ID,
-    seedDevProject: env_.SEED_DEV_PROJECT,
+    seedDevProject: env_.SEED_DEV_PROJECT ?? env_.PORTHOLE_ENV !== 'production',
     smtpUrl: env_.SMTP_URL,
     mailFrom: env_.MAIL_FROM,
     devOutbox: env_.DEV_OUTBOX,
     ipLimitScale: env_.IP_LIMIT_SCALE,
+    trustedProxies: env_.TRUSTED_PROXIES,
     publicApiUrl: env_.PUBLIC_API_URL,
     secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
     widgetOrigin: env_.WIDGET_ORIGIN,
@@ -491,33 +550,75 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
 }
 
 /**
- * `SHARE_ENCRYPTION_KEY` first, then `SHARE_ENCRYPTION_PREVIOUS_KEYS`. Unset,
- * development gets `developmentShareKey`, production (`SEED_DEV_PROJECT=false`)
- * a `ConfigError`; production may not use the development key either.
+ * `SHARE_ENCRYPTION_KEY` first, then `SHARE_ENCRYPTION_PREVIOUS_KEYS`; unset,
+ * `developmentShareKey` (which `PORTHOLE_ENV=production` refuses).
  */
 function shareKeysFromEnv(env: {
   SHARE_ENCRYPTION_KEY?: string | undefined
   SHARE_ENCRYPTION_PREVIOUS_KEYS: string[]
-  SEED_DEV_PROJECT: boolean
 }): ShareKey[] {
-  const current = env.SHARE_ENCRYPTION_KEY
-  const production = !env.SEED_DEV_PROJECT
-  if (current === undefined && production) {
-    throw new ConfigError(
-      'Invalid configuration: SHARE_ENCRYPTION_KEY: required when SEED_DEV_PROJECT=false: the base64 of 32 random bytes (openssl rand -base64 32), kept outside the database',
-    )
-  }
-  const keys = [current ?? developmentShareKey.key, ...env.SHARE_ENCRYPTION_PREVIOUS_KEYS]
-  if (production && keys.includes(developmentShareKey.key)) {
-    throw new ConfigError(
-      'Invalid configuration: SHARE_ENCRYPTION_KEY: the public development key may not be used when SEED_DEV_PROJECT=false',
-    )
-  }
+  const keys = [
+    env.SHARE_ENCRYPTION_KEY ?? developmentShareKey.key,
+    ...env.SHARE_ENCRYPTION_PREVIOUS_KEYS,
+  ]
   return keys.map((key) =>
     key === developmentShareKey.key
       ? { ...developmentShareKey }
       : { id: shareKeyId(Buffer.from(key, 'base64')), key },
   )
+}
+
+const IdRow = z.object({ id: z.string() })
+
+/** The start of every line `productionRefusals` writes. */
+export const productionPrefix = 'PORTHOLE_ENV=production:'
+
+/**
+ * What `PORTHOLE_ENV=production` refuses in the configuration, one line per
+ * setting, each naming its variable; empty in development. The server prints
+ * them and exits before it opens the database. There is no override: each
+ * refused setting exists only for development. (Later issues add to this
+ * list; they do not add another switch.)
+ */
+export function productionRefusals(config: Config): string[] {
+  if (config.portholeEnv !== 'production') return []
+  const refusals: string[] = []
+  if (config.seedDevProject)
+    refusals.push(
+      `${productionPrefix} SEED_DEV_PROJECT must be false (the dev project allows localhost hosts and is reset at every start)`,
+    )
+  const [current, ...previous] = config.shareEncryptionKeys
+  if (current?.id === developmentShareKey.id)
+    refusals.push(
+      `${productionPrefix} SHARE_ENCRYPTION_KEY must be set (the public development key is refused)`,
+    )
+  if (previous.some((key) => key.id === developmentShareKey.id))
+    refusals.push(
+      `${productionPrefix} SHARE_ENCRYPTION_PREVIOUS_KEYS must not hold the public development key`,
+    )
+  if (config.devOutbox)
+    refusals.push(
+      `${productionPrefix} DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)`,
+    )
+  return refusals
+}
+
+/**
+ * What `PORTHOLE_ENV=production` refuses in the database, once it is
+ * migrated: a project with email login while `SMTP_URL` is unset (its codes
+ * would go nowhere). One line, naming the variable and the projects.
+ */
+export async function productionRefusalsInDb(db: Queryable, config: Config): Promise<string[]> {
+  if (config.portholeEnv !== 'production' || config.smtpUrl !== undefined) return []
+  const rows = await db.query(
+    `SELECT id FROM projects WHERE features -> 'email' = 'true'::jsonb ORDER BY id LIMIT 6`,
+  )
+  if (rows.length === 0) return []
+  const ids = rows.slice(0, 5).map((row) => `'${IdRow.parse(row).id}'`)
+  const more = rows.length > 5 ? ', …' : ''
+  return [
+    `${productionPrefix} SMTP_URL must be set (email login is on for ${rows.length === 1 ? 'project' : 'projects'} ${ids.join(', ')}${more})`,
+  ]
 }
 
 /** The configuration tests start from: in-memory PGlite, defaults otherwise. */

@@ -13,6 +13,14 @@
  *   upsert in `email_send_throttle`. A mail that follows from a step the user
  *   just proved (a followed approval link, a right code) takes the slot
  *   without the check (`takeMailSlot`), so the next request still waits.
+ * - At most `emailAddressLimit` such claimed mails per address per hour,
+ *   however many IP addresses ask (a rate limit in the database, so it holds
+ *   across replicas): one address cannot be mail-bombed. It answers as the
+ *   30-second rule does ('Please try again after {n} seconds'), and counts
+ *   every mail to the address alike, an approval link for an account or a
+ *   code for an address nobody uses, so it tells nobody whether the address
+ *   has an account (SECURITY.md 26). Mails that follow a proved step do not
+ *   count: each follows a counted one.
  * - A mail that fails frees its slot and drops what it carried, so a retry
  *   works.
  *
@@ -23,6 +31,7 @@ import { z } from 'zod'
 import type { Db, Queryable } from './db/db.js'
 import { HttpError, MailError } from './errors.js'
 import type { Mail, Mailer } from './mailer.js'
+import { consumeRateLimit, releaseRateLimit } from './rateLimit.js'
 
 /** Digits per code. */
 export const otpDigits = 6
@@ -34,6 +43,11 @@ export const maxOtpAttempts = 5
 export const emailResendSeconds = 30
 /** Mails (codes, approval links) asked for from one IP address. */
 export const emailSendIpLimit = { limit: 10, windowSeconds: 10 * 60 } as const
+/**
+ * Mails claimed for one address (login codes, approval links, email-change
+ * codes), whichever IP addresses ask (SECURITY.md 13, 22).
+ */
+export const emailAddressLimit = { limit: 10, windowSeconds: 60 * 60 } as const
 /** Mails sent for one project. */
 export const emailSendProjectLimit = { limit: 200, windowSeconds: 10 * 60 } as const
 /** Code checks from one IP address. */
@@ -57,8 +71,8 @@ export type MailDeps = {
   onError?: ((error: unknown) => void) | undefined
 }
 
-/** An address's claimed send slot, freed again if its mail fails. */
-export type MailSlot = { email: string; sentAt: string }
+/** An address's claimed send slot, freed again if its mail fails (with its count in the hourly cap). */
+export type MailSlot = { email: string; sentAt: string; counted?: { key: string; at: string } }
 
 export type CodeOutcome =
   | { kind: 'valid' }
@@ -80,8 +94,10 @@ const CodeRow = z.object({
  * Claims the address's send slot, or throws 429 `email_throttled` ("Please
  * try again after {n} seconds", `Retry-After`). The upsert claims it only
  * when the last send is old enough, atomically, so two replicas cannot both.
+ * The mail then counts against the address's hourly cap (`emailAddressLimit`);
+ * over it, the slot is given back and the same 429 names the wait.
  */
-export async function claimMailSlot(db: Queryable, email: string, at: At): Promise<MailSlot> {
+export async function claimMailSlot(db: Db, email: string, at: At): Promise<MailSlot> {
   const [claimed] = await db.query(
     `INSERT INTO email_send_throttle (email, sent_at) VALUES ($1, coalesce($2::timestamptz, now()))
      ON CONFLICT (email) DO UPDATE SET sent_at = EXCLUDED.sent_at
@@ -89,7 +105,17 @@ export async function claimMailSlot(db: Queryable, email: string, at: At): Promi
      RETURNING sent_at::text`,
     [email, at, emailResendSeconds],
   )
-  if (claimed !== undefined) return { email, sentAt: SlotRow.parse(claimed).sent_at }
+  if (claimed !== undefined) {
+    const slot = { email, sentAt: SlotRow.parse(claimed).sent_at }
+    const capped = await consumeRateLimit(
+      db,
+      { key: addressLimitKey(email), ...emailAddressLimit },
+      at,
+    )
+    if (capped.allowed) return { ...slot, counted: capped.hit }
+    await releaseMailSlot(db, slot)
+    throw throttled(capped.retryAfterSeconds)
+  }
   const [row] = await db.query(
     `SELECT ceil(extract(epoch FROM
               sent_at + make_interval(secs => $3) - coalesce($2::timestamptz, now())))::int AS wait
@@ -97,9 +123,19 @@ export async function claimMailSlot(db: Queryable, email: string, at: At): Promi
     [email, at, emailResendSeconds],
   )
   const wait = Math.min(emailResendSeconds, Math.max(1, WaitRow.parse(row ?? { wait: 1 }).wait))
-  throw new HttpError(429, 'email_throttled', `Please try again after ${wait} seconds`, {
-    headers: { 'Retry-After': String(wait) },
+  throw throttled(wait)
+}
+
+/** The 429 of both per-address rules, in the words of the error catalogue (SPEC.md 8). */
+function throttled(seconds: number): HttpError {
+  return new HttpError(429, 'email_throttled', `Please try again after ${seconds} seconds`, {
+    headers: { 'Retry-After': String(seconds) },
   })
+}
+
+/** The hourly cap's key: a hash, so the limits table holds no address. */
+function addressLimitKey(email: string): string {
+  return `email-address:${createHash('sha256').update(email).digest('hex')}`
 }
 
 /** Takes the address's send slot without the 30-second check (the next request still waits). */
@@ -113,12 +149,16 @@ export async function takeMailSlot(db: Queryable, email: string, at: At): Promis
   return { email, sentAt: SlotRow.parse(taken).sent_at }
 }
 
-/** Frees a slot whose mail did not go out (unless a later mail took it since). */
+/**
+ * Frees a slot whose mail did not go out (unless a later mail took it since),
+ * and takes its mail off the address's hourly count.
+ */
 export async function releaseMailSlot(db: Queryable, slot: MailSlot): Promise<void> {
   await db.query('DELETE FROM email_send_throttle WHERE email = $1 AND sent_at = $2::timestamptz', [
     slot.email,
     slot.sentAt,
   ])
+  if (slot.counted !== undefined) await releaseRateLimit(db, slot.counted)
 }
 
 export type IssuedCode = {

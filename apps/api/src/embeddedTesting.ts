@@ -6,6 +6,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { LoginResult } from '@porthole/protocol/Embedded'
 import type { Hono } from 'hono'
+import { defaults } from './config.js'
+import { callerOrigins, findBrowserEndpoint } from './crossSite.js'
 import { MailError } from './errors.js'
 import type { Mail, Mailer } from './mailer.js'
 
@@ -60,7 +62,16 @@ export type RequestOptions = {
   /** The client's address, as @hono/node-server gives it; a fresh one by default. */
   ip?: string
   token?: string
-  origin?: string
+  /**
+   * The Origin header: by default the origin of the endpoint's caller in the
+   * dev configuration (`browserEndpoints`), as the real caller sends it;
+   * `null` sends none.
+   */
+  origin?: string | null
+  /** The Content-Type of a call that changes something; `application/json` by default. */
+  contentType?: string
+  /** More request headers (X-Forwarded-For, …). */
+  headers?: Record<string, string>
   projectId?: string
   query?: Record<string, string>
 }
@@ -82,7 +93,17 @@ export function newEmail(): string {
   return `user-${randomUUID().slice(0, 8)}@example.com`
 }
 
-/** Calls `app` as the secure frame would (JSON bodies, `?projectId=`). */
+/** The origins the dev configuration gives each caller (`testConfig`'s defaults). */
+const devCallerOrigins = callerOrigins({
+  secureFrameOrigin: defaults.secureFrameOrigin,
+  widgetOrigin: defaults.widgetOrigin,
+  publicApiUrl: defaults.publicApiUrl,
+})
+
+/**
+ * Calls `app` as the secure frame (or the widget) would: JSON, from the
+ * caller's origin, with `?projectId=`.
+ */
 export function createTestClient(app: Hono, defaults: { projectId?: string } = {}) {
   const call = async (
     method: string,
@@ -95,10 +116,16 @@ export function createTestClient(app: Hono, defaults: { projectId?: string } = {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       url.searchParams.set(name, value)
     }
-    const headers: Record<string, string> = {}
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    const headers: Record<string, string> = { ...options.headers }
+    if (body !== undefined || method !== 'GET')
+      headers['content-type'] = options.contentType ?? 'application/json'
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-    if (options.origin !== undefined) headers.origin = options.origin
+    const endpoint = findBrowserEndpoint(method, url.pathname)
+    const origin =
+      options.origin === undefined
+        ? endpoint && devCallerOrigins[endpoint.caller]
+        : (options.origin ?? undefined)
+    if (origin !== undefined) headers.origin = origin
     return app.request(
       `${url.pathname}${url.search}`,
       {

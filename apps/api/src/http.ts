@@ -3,6 +3,7 @@ import { ErrorBody, ProjectId } from '@porthole/protocol/Api'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
+import { clientAddress, limitKeyOf, type TrustedProxies } from './clientIp.js'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
 import { getProject } from './projects.js'
@@ -145,16 +146,45 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
   })
 }
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The key of per-IP limits for this request (`clientIp`), set by `identifyClient`. */
+    clientIp: string
+  }
+}
+
 /**
- * The peer's address from the socket (`unknown` when there is none, as for
- * in-process requests). Forwarding headers are not trusted: behind a reverse
- * proxy every client shares the proxy's address.
+ * Finds the client of every request (SECURITY.md 21): the socket's peer, or
+ * through `X-Forwarded-For` when the peer is one of `trusted`
+ * (`TRUSTED_PROXIES`), and stores its limit key for `clientIp`.
+ */
+export function identifyClient(trusted: TrustedProxies): MiddlewareHandler {
+  return async (c, next) => {
+    const address = clientAddress({
+      peer: socketAddress(c),
+      forwardedFor: c.req.header('x-forwarded-for'),
+      trusted,
+    })
+    c.set('clientIp', limitKeyOf(address))
+    await next()
+  }
+}
+
+/**
+ * The key of this request's per-IP limits: the client's IPv4 address or its
+ * IPv6 /64 prefix (`unknown` when there is no socket, as for in-process
+ * requests). The client is the socket's peer unless `TRUSTED_PROXIES` names
+ * it as a proxy (`identifyClient`); a forwarding header alone is never believed.
  */
 export function clientIp(c: Context): string {
+  return c.get('clientIp') ?? limitKeyOf(socketAddress(c))
+}
+
+function socketAddress(c: Context): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? 'unknown'
+    return getConnInfo(c).remote.address
   } catch {
-    return 'unknown'
+    return undefined
   }
 }
 

@@ -4,7 +4,8 @@
  * provider's popup). No script at all (but the social login's done page,
  * which loads one static script of the API's own); a CSP that allows only
  * the page's own style (by hash) and forms posting back to the API; never
- * framed; no referrer (the approval link's URL holds a token); never cached.
+ * framed; no referrer (the approval link's URL holds a token; a page with a
+ * form sends it to its own origin only, see `referrerPolicyOf`); never cached.
  */
 import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
@@ -114,16 +115,28 @@ export type Page = {
   form?: { action: string; fields: Record<string, string>; button: string }
 }
 
+/**
+ * The referrer policy of a page: none at all, but for a page with a form,
+ * `same-origin`: under `no-referrer` the browser sends `Origin: null` with the
+ * form's POST, and the API accepts the form only from its own origin
+ * (SECURITY.md 21). The page loads nothing from elsewhere (its CSP), so its
+ * URL, which may hold a token, still goes to no other site.
+ */
+export function referrerPolicyOf(page: Page): 'no-referrer' | 'same-origin' {
+  return page.form === undefined ? 'no-referrer' : 'same-origin'
+}
+
 /** Answers `page` with the pages' security headers. */
-export function htmlPage(c: Context, status: 200 | 400 | 403 | 404 | 410 | 502, page: Page) {
+export function htmlPage(c: Context, status: 200 | 400 | 403 | 404 | 410 | 415 | 502, page: Page) {
   c.header('Content-Security-Policy', pageCsp)
   c.header('X-Frame-Options', 'DENY')
-  c.header('Referrer-Policy', 'no-referrer')
+  c.header('Referrer-Policy', referrerPolicyOf(page))
   c.header('Cache-Control', 'no-store')
   return c.html(renderPage(page), status)
 }
 
-export function renderPage({ title, paragraphs, form }: Page): string {
+export function renderPage(page: Page): string {
+  const { title, paragraphs, form } = page
   const text = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('\n')
   const formHtml =
     form === undefined
@@ -142,7 +155,7 @@ ${Object.entries(form.fields)
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrerPolicyOf(page)}">
 <title>${escapeHtml(title)}</title>
 <style>${style}</style>
 </head>

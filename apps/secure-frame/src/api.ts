@@ -95,7 +95,10 @@ export function createApi({
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value)
     const headers: Record<string, string> = { accept: 'application/json' }
     if (call.token) headers.authorization = `Bearer ${call.token}`
-    if (call.body !== undefined) headers['content-type'] = 'application/json'
+    // Every call that changes something says JSON, body or not: the API refuses
+    // any other type there (SECURITY.md 21), and a browser preflights it.
+    if (call.body !== undefined || call.method !== 'GET')
+      headers['content-type'] = 'application/json'
     let response: Response
     let text: string
     try {

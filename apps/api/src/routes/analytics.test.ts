@@ -48,7 +48,8 @@ function post(
 ) {
   return on.request(`/e?${query}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // As the widget sends it (SECURITY.md 21).
+    headers: { 'content-type': 'application/json', origin: 'http://widget.localhost:5171' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 }

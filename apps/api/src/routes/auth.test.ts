@@ -129,10 +129,16 @@ async function requestApproval(email: string, deviceId: string): Promise<URL> {
   return url
 }
 
+/** The approval page's own form, posted from the API's origin (`publicApiUrl`). */
+const approvalForm = {
+  'content-type': 'application/x-www-form-urlencoded',
+  origin: 'http://api.test',
+}
+
 function approve(token: string | null, body?: string) {
   return app.request('/auth/v1/device/approve', {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: approvalForm,
     body: body ?? new URLSearchParams({ token: token ?? '' }).toString(),
   })
 }
@@ -552,7 +558,8 @@ describe('device approval', () => {
       expect(page.headers.get('content-type')).toMatch(/^text\/html/)
       expect(page.headers.get('content-security-policy')).toBe(pageCsp)
       expect(page.headers.get('x-frame-options')).toBe('DENY')
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+      // Not no-referrer: its form's POST must carry the page's origin (SECURITY.md 21).
+      expect(page.headers.get('referrer-policy')).toBe('same-origin')
       expect(page.headers.get('cache-control')).toBe('no-store')
       const html = await page.text()
       expect(html).not.toMatch(/<script/i)
@@ -649,10 +656,10 @@ describe('device approval', () => {
   test('refuses a JSON body: the button posts a form', async () => {
     const response = await app.request('/auth/v1/device/approve', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...approvalForm, 'content-type': 'application/json' },
       body: JSON.stringify({ token: 'A'.repeat(43) }),
     })
-    expect(response.status).toBe(400)
+    expect(response.status).toBe(415)
   })
 })
 
@@ -820,7 +827,7 @@ describe('inv-19 a login that fails midway leaves nothing half-made', () => {
     })
     const failed = await crashing.request('/auth/v1/device/approve', {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: approvalForm,
       body: `token=${link.searchParams.get('token')}`,
     })
     expect(failed.status).toBe(500)

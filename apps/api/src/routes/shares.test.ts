@@ -307,7 +307,11 @@ describe('inv-16 storage loss loses no funds', () => {
     const link = mailer.link(first.email)
     const approved = await app.request('/auth/v1/device/approve', {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      // The approval page's form, from the API's own origin (SECURITY.md 21).
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://api.localhost:5173',
+      },
       body: `token=${link.searchParams.get('token')}`,
     })
     expect(approved.status).toBe(200)

@@ -29,6 +29,8 @@ import {
 const hostA = 'http://127.0.0.1:5170'
 const hostB = 'http://localhost:5170'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
+/** What the widget sends with every call that changes something (SECURITY.md 21). */
+const fromWidget = { 'content-type': 'application/json', origin: 'http://widget.localhost:5171' }
 
 const owner = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
@@ -87,6 +89,7 @@ afterAll(async () => {
 async function newNonce(projectId = 'porthole-dev', on = app) {
   const response = await on.request(`/siwx/nonce?projectId=${projectId}&clientId=${randomUUID()}`, {
     method: 'POST',
+    headers: fromWidget,
   })
   expect(response.status).toBe(200)
   return Siwx.SiwxNonce.parse(await response.json())
@@ -118,7 +121,7 @@ async function signIn(
 function postSession(body: unknown, projectId = 'porthole-dev', on = app) {
   return on.request(`/siwx/sessions?projectId=${projectId}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: fromWidget,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 }
@@ -141,7 +144,7 @@ function check(token: string, origin: string, projectId = 'porthole-dev') {
 function signOut(token: string, projectId = 'porthole-dev') {
   return app.request(`/siwx/sessions?projectId=${projectId}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${token}` },
+    headers: { ...fromWidget, authorization: `Bearer ${token}` },
   })
 }
 
@@ -183,13 +186,19 @@ describe('POST /siwx/nonce', () => {
   test('never gives the same nonce twice and is not cached', async () => {
     const nonces = await Promise.all(Array.from({ length: 25 }, () => newNonce()))
     expect(new Set(nonces.map((n) => n.nonce)).size).toBe(25)
-    const response = await app.request('/siwx/nonce?projectId=porthole-dev', { method: 'POST' })
+    const response = await app.request('/siwx/nonce?projectId=porthole-dev', {
+      method: 'POST',
+      headers: fromWidget,
+    })
     expect(response.headers.get('cache-control')).toBe('no-store')
   })
 
   test(`is limited to ${nonceLimit.limit} per ${nonceLimit.windowSeconds} s per client`, async () => {
     const ask = (clientId: string) =>
-      app.request(`/siwx/nonce?projectId=shop&clientId=${clientId}`, { method: 'POST' })
+      app.request(`/siwx/nonce?projectId=shop&clientId=${clientId}`, {
+        method: 'POST',
+        headers: fromWidget,
+      })
     for (let i = 0; i < nonceLimit.limit; i++) expect((await ask('greedy')).status).toBe(200)
     const refused = await ask('greedy')
     await expectError(refused, 429, 'rate_limited')
@@ -198,7 +207,8 @@ describe('POST /siwx/nonce', () => {
   })
 
   test('checks the project and the query', async () => {
-    const post = (query: string) => app.request(`/siwx/nonce?${query}`, { method: 'POST' })
+    const post = (query: string) =>
+      app.request(`/siwx/nonce?${query}`, { method: 'POST', headers: fromWidget })
     await expectError(await post(''), 400, 'missing_project_id')
     await expectError(await post('projectId=nobody'), 403, 'unknown_project')
     await expectError(await post('projectId=porthole-dev&extra=1'), 400, 'invalid_query')
@@ -641,6 +651,7 @@ describe('DELETE /siwx/sessions', () => {
   test('needs a bearer token', async () => {
     const response = await app.request('/siwx/sessions?projectId=porthole-dev', {
       method: 'DELETE',
+      headers: fromWidget,
     })
     await expectError(response, 401, 'missing_token')
   })

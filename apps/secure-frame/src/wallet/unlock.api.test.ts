@@ -69,9 +69,14 @@ function frame(
   const ip = `203.0.113.${(ipCounter++ % 250) + 1}`
   const fetch: Fetch = async (url, init) => {
     sent.push({ url, init })
-    const response = await app.request(url, init, {
-      incoming: { socket: { remoteAddress: ip } },
-    })
+    // What the browser adds to the frame's requests: its origin (SECURITY.md 21).
+    const headers = new Headers(init?.headers)
+    headers.set('origin', 'http://secure.localhost:5172')
+    const response = await app.request(
+      url,
+      { ...init, headers },
+      { incoming: { socket: { remoteAddress: ip } } },
+    )
     // The API did the work; the answer never reaches the frame.
     if (options.lose?.(new URL(url), init)) throw new TypeError('Failed to fetch')
     await options.hold?.(new URL(url), init)
@@ -109,7 +114,8 @@ async function approveDevice(email: string) {
   const token = mailer.link(email).searchParams.get('token') ?? ''
   const response = await app.request('/auth/v1/device/approve', {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    // The approval page's own form, from the API's origin (SECURITY.md 21).
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://api.test' },
     body: new URLSearchParams({ token }).toString(),
   })
   expect(response.status).toBe(200)

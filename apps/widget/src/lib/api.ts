@@ -101,7 +101,12 @@ export function createApi(parameters: CreateApiParameters): Api {
       const response = await doFetch(url(path, params), {
         method,
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        // Every call that changes something says JSON, body or not: the API refuses
+        // any other type there (SECURITY.md 21), and a browser preflights it.
+        headers:
+          body === undefined && method === 'GET'
+            ? headers
+            : { 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       if (!response.ok) throw new HttpError(response.status, await errorCode(response))
