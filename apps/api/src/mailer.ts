@@ -1,6 +1,8 @@
 /**
  * Outgoing mail: SMTP through nodemailer when `SMTP_URL` is set, otherwise
- * the dev outbox, a table the development server shows at `GET /dev/outbox`.
+ * the dev outbox, a table the development server shows at `GET /dev/outbox`
+ * (never under `PORTHOLE_ENV=production`, where mail without `SMTP_URL`
+ * fails).
  *
  * Neither transport logs anything: a mail holds a login code and an address
  * (SECURITY.md 11). A failed send is reported without either.
@@ -18,8 +20,8 @@ export type Mail = {
 }
 
 export type Mailer = {
-  /** Where mail goes: `smtp` or the dev outbox. */
-  readonly kind: 'smtp' | 'dev-outbox'
+  /** Where mail goes: `smtp`, the dev outbox, or nowhere (production without `SMTP_URL`). */
+  readonly kind: 'smtp' | 'dev-outbox' | 'none'
   /** Sends (or records) one mail; throws a `MailError` naming no address and no content. */
   send(mail: Mail): Promise<void>
 }
@@ -29,15 +31,28 @@ export const devOutboxSize = 20
 /** How long an SMTP send may take, connection included. */
 export const smtpTimeoutMs = 15_000
 
-/** SMTP to `config.smtpUrl`, or the dev outbox in `db` when it is unset. */
+/**
+ * SMTP to `config.smtpUrl`; when it is unset, the dev outbox in `db`, or
+ * under `PORTHOLE_ENV=production` a mailer whose every send fails (the
+ * server refuses to start while a project has email login and no SMTP; a
+ * project given email login later gets 502s, never a code in a table).
+ */
 export function createMailer({
   config,
   db,
 }: {
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'>
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'portholeEnv'>>
   db: Db
 }): Mailer {
   const from = config.mailFrom
+  if (config.smtpUrl === undefined && config.portholeEnv === 'production') {
+    return {
+      kind: 'none',
+      async send() {
+        throw new MailError('No mail transport: SMTP_URL is unset (PORTHOLE_ENV=production)')
+      },
+    }
+  }
   if (config.smtpUrl === undefined) {
     return {
       kind: 'dev-outbox',

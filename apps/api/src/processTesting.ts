@@ -70,6 +70,47 @@ export async function startApiProcess(
   }
 }
 
+/**
+ * Runs `src/server.ts` with `env` (as `startApiProcess`) when it is expected
+ * to refuse to start: resolves to its exit code and what it wrote to stdout
+ * and stderr. Rejects (and kills it) if it starts listening instead.
+ */
+export async function runRefusedApiProcess(
+  env: Record<string, string>,
+  { timeoutMs = 60_000 } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }
+  if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: apiDir,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the API neither started nor exited within ${timeoutMs} ms:\n${stderr}`))
+    }, timeoutMs)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (/API listening on/.test(stdout)) {
+        clearTimeout(timer)
+        child.kill('SIGKILL')
+        reject(new Error(`the API started:\n${stdout}`))
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
 /** Resolves once `child` has exited, after sending it `signal` (unless `send` is false). */
 function end(child: ChildProcess, signal: NodeJS.Signals, { send = true } = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()

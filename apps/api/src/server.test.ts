@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { fakeWallet, newDeviceId, newEmail } from './embeddedTesting.js'
 import {
   type ApiProcess,
   type LocalPostgres,
+  runRefusedApiProcess,
   startApiProcess,
   startLocalPostgres,
 } from './processTesting.js'
@@ -13,13 +14,14 @@ import {
 /** The environment of every API process here: the dev outbox holds the codes. */
 const baseEnv = { DEV_OUTBOX: 'true', SMTP_URL: '', SEED_DEV_PROJECT: 'true' }
 
-/** Calls one API process over HTTP, as the secure frame does. */
+/** Calls one API process over HTTP, as the secure frame does (JSON, from its origin). */
 function clientOf(api: ApiProcess) {
   const call = (method: string, path: string, body?: unknown, token?: string) =>
     fetch(`${api.url}${path}${path.includes('?') ? '&' : '?'}projectId=porthole-dev`, {
       method,
       headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        origin: 'http://secure.localhost:5172',
+        ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -129,13 +131,107 @@ describe('inv-19 killing the API (SIGKILL) mid-signup loses nothing committed: o
   }, 240_000)
 })
 
-describe('start-up', () => {
-  test('production (SEED_DEV_PROJECT=false) refuses to start without SHARE_ENCRYPTION_KEY', async () => {
-    await expect(
-      startApiProcess({ ...baseEnv, PGLITE_DIR: 'memory://', SEED_DEV_PROJECT: 'false' }),
-    ).rejects.toThrow(
-      /Error: Invalid configuration: SHARE_ENCRYPTION_KEY: required when SEED_DEV_PROJECT=false/,
+describe('PORTHOLE_ENV=production refuses development settings at start-up, one line each', () => {
+  const key = Buffer.alloc(32, 7).toString('base64')
+  /** A production start that works: a real key, no outbox, the dev project not seeded. */
+  const production = {
+    PORTHOLE_ENV: 'production',
+    SHARE_ENCRYPTION_KEY: key,
+    PGLITE_DIR: 'memory://',
+    DEV_OUTBOX: '',
+    SMTP_URL: '',
+    SEED_DEV_PROJECT: '',
+  }
+  let dir: string
+  beforeAll(async () => {
+    dir = join(await mkdtemp(join(tmpdir(), 'porthole-production-')), 'data')
+  })
+  afterAll(async () => {
+    if (dir) await rm(join(dir, '..'), { recursive: true, force: true })
+  })
+
+  test.each([
+    [
+      { SHARE_ENCRYPTION_KEY: '' },
+      'PORTHOLE_ENV=production: SHARE_ENCRYPTION_KEY must be set (the public development key is refused)',
+    ],
+    [
+      { SEED_DEV_PROJECT: 'true' },
+      'PORTHOLE_ENV=production: SEED_DEV_PROJECT must be false (the dev project allows localhost hosts and is reset at every start)',
+    ],
+    [
+      { DEV_OUTBOX: 'true' },
+      'PORTHOLE_ENV=production: DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)',
+    ],
+  ])(
+    '%j: exits 1 with the one line, before opening the database',
+    async (env, line) => {
+      // A data directory the refused start must not even create.
+      const untouched = `${dir}-never`
+      const { code, stdout, stderr } = await runRefusedApiProcess({
+        ...production,
+        PGLITE_DIR: untouched,
+        ...env,
+      })
+      expect(code).toBe(1)
+      expect(stderr).toBe(`${line}\n`)
+      expect(stdout).toBe('')
+      await expect(stat(untouched)).rejects.toThrow(/ENOENT/)
+    },
+    60_000,
+  )
+
+  test('refuses a project with email login while SMTP_URL is unset; starts once it is set', async () => {
+    // A development start seeds the dev project, which has email login.
+    const dev = await startApiProcess({ ...baseEnv, PGLITE_DIR: dir })
+    await dev.stop()
+
+    const refused = await runRefusedApiProcess({ ...production, PGLITE_DIR: dir })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(
+      "PORTHOLE_ENV=production: SMTP_URL must be set (email login is on for project 'porthole-dev')\n",
     )
+
+    const api = await startApiProcess({
+      ...production,
+      PGLITE_DIR: dir,
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    })
+    try {
+      expect(api.output()).toContain('Environment: production (PORTHOLE_ENV)')
+      expect(api.output()).toContain('dev project: not seeded')
+      expect(api.output()).not.toContain('SHARE_ENCRYPTION_KEY is unset')
+      expect((await fetch(`${api.url}/health`)).status).toBe(200)
+      // No dev outbox in production.
+      expect((await fetch(`${api.url}/dev/outbox`)).status).toBe(404)
+    } finally {
+      await api.stop()
+    }
+  }, 120_000)
+
+  test('a good production configuration starts', async () => {
+    const api = await startApiProcess(production)
+    try {
+      expect(api.output()).toContain('Environment: production (PORTHOLE_ENV)')
+      expect((await fetch(`${api.url}/health`)).status).toBe(200)
+    } finally {
+      await api.stop()
+    }
+  }, 60_000)
+
+  test('development allows all of it, with the warning about the key', async () => {
+    const api = await startApiProcess({
+      ...baseEnv,
+      PGLITE_DIR: 'memory://',
+      SEED_DEV_PROJECT: 'false',
+    })
+    try {
+      expect(api.output()).toContain('Environment: development (PORTHOLE_ENV)')
+      // On stderr, which may come after the line on stdout.
+      await expect.poll(() => api.output()).toContain('SHARE_ENCRYPTION_KEY is unset')
+    } finally {
+      await api.stop()
+    }
   }, 60_000)
 })
 

@@ -4,7 +4,13 @@
  */
 import { serve } from '@hono/node-server'
 import { createApp } from './app.js'
-import { configFromEnv, developmentShareKey, memoryDir } from './config.js'
+import {
+  configFromEnv,
+  developmentShareKey,
+  memoryDir,
+  productionRefusals,
+  productionRefusalsInDb,
+} from './config.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
 import { seed } from './db/seed.js'
@@ -24,10 +30,24 @@ function logError(context: string, error: unknown): void {
   console.error(`${context}:`, error instanceof Error ? (error.stack ?? error.message) : error)
 }
 
+/** Prints each refusal of `PORTHOLE_ENV=production` on its own line and exits with 1. */
+function refuseToStart(refusals: string[]): never {
+  for (const line of refusals) console.error(line)
+  process.exit(1)
+}
+
 async function main(): Promise<void> {
   const config = configFromEnv(process.env)
+  // Before the database is opened: a refused start changes nothing.
+  const refusals = productionRefusals(config)
+  if (refusals.length > 0) refuseToStart(refusals)
   const db = await createDb(config, { onError: (error) => logError('PostgreSQL', error) })
   const applied = await migrate(db)
+  const refusedInDb = await productionRefusalsInDb(db, config)
+  if (refusedInDb.length > 0) {
+    await db.close()
+    refuseToStart(refusedInDb)
+  }
   await seed(db, config)
   const app = createApp({ config, db, onError: (error) => logError('Request failed', error) })
 
@@ -40,7 +60,14 @@ async function main(): Promise<void> {
           : `PGlite in ${config.pgliteDir}`
     if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`)
     const devProject = config.seedDevProject ? config.devProjectId : 'not seeded'
+    console.log(`Environment: ${config.portholeEnv} (PORTHOLE_ENV)`)
     console.log(`Database: ${storage}; dev project: ${devProject}`)
+    const proxies = config.trustedProxies.entries
+    console.log(
+      proxies.length > 0
+        ? `Client addresses: X-Forwarded-For through the trusted proxies ${proxies.join(', ')}`
+        : 'Client addresses: the socket (TRUSTED_PROXIES unset: X-Forwarded-For ignored)',
+    )
     // Never the SMTP URL itself: it may hold a password.
     const mail = config.smtpUrl ? 'SMTP (SMTP_URL)' : 'dev outbox only (SMTP_URL unset)'
     const outbox = config.devOutbox
