@@ -314,6 +314,33 @@ describe('createOidcProvider', () => {
     expect(callback.searchParams.get('code')).toBeNull()
   })
 
+  test('with signUpByHint, an email hint no user has signs in a new verified user, the same each time', async () => {
+    const shared = op
+    op = await createOidcProvider({ clients: [confidential], signUpByHint: true })
+    try {
+      const first = await signedInAs({ login_hint: 'Zed@Example.com' })
+      expect(first).toMatchObject({
+        sub: expect.stringMatching(/^9\d+$/),
+        email: 'zed@example.com',
+        email_verified: true,
+      })
+      expect((await signedInAs({ login_hint: 'zed@example.com' })).sub).toBe(first.sub)
+      expect((await signedInAs({ login_hint: 'yan@example.com' })).sub).not.toBe(first.sub)
+      // Anything but an email is still no one.
+      const callback = await authorize({
+        client_id: confidential.clientId,
+        state: 'state-8',
+        login_hint: 'mallory',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      })
+      expect(callback.searchParams.get('error')).toBe('access_denied')
+    } finally {
+      await op.close()
+      op = shared
+    }
+  })
+
   test('refuses at startup a client that oidc-provider would refuse at its first request', async () => {
     await expect(
       createOidcProvider({ clients: [{ ...confidential, redirectUris: ['not a url'] }] }),

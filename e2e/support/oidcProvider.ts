@@ -16,13 +16,14 @@
  * user and consents to what was asked, then redirects on, so a browser, or
  * fetch following redirects with the provider's cookies, ends on the
  * redirect_uri without any UI. The user is the one `login_hint` names (by sub
- * or email; an unknown hint ends the flow with `access_denied`), else the one
+ * or email; an unknown hint ends the flow with `access_denied`, unless
+ * `signUpByHint` makes a new user of an email hint), else the one
  * last given to `setNextUser()`, else the first configured. The stand-in keeps
  * no login session between authorization requests: each one signs in afresh,
  * so switching users needs no logout, and `prompt=none` always answers
  * `login_required`.
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 // @ts-expect-error oidc-provider ships no types and @types/oidc-provider is not installed
@@ -50,6 +51,12 @@ export type CreateOidcProviderOptions = {
   users?: OidcUser[]
   /** Defaults to a free port. */
   port?: number
+  /**
+   * A `login_hint` that is an email no user has signs in a new user with that
+   * email (verified) and a sub derived from it, the same one every time: a
+   * test gets a fresh Google account by naming it. Off by default.
+   */
+  signUpByHint?: boolean
 }
 
 export type OidcStandIn = {
@@ -106,7 +113,13 @@ type Account = { accountId: string; claims(): Promise<Record<string, unknown>> }
 const interactionPath = /^\/interaction\/[\w-]+$/
 
 export async function createOidcProvider(options: CreateOidcProviderOptions): Promise<OidcStandIn> {
-  const { clients, users = [defaultOidcUser], port: wantedPort = 0 } = options
+  const {
+    clients,
+    users: configuredUsers = [defaultOidcUser],
+    port: wantedPort = 0,
+    signUpByHint = false,
+  } = options
+  const users = [...configuredUsers]
   const usersBySub = new Map(users.map((user) => [user.sub, user]))
   if (usersBySub.size !== users.length) throw new Error('oidc stand-in: two users share a sub')
   const [firstUser] = users
@@ -154,7 +167,8 @@ export async function createOidcProvider(options: CreateOidcProviderOptions): Pr
     const user =
       hint === undefined
         ? nextUser
-        : users.find((candidate) => candidate.sub === hint || candidate.email === hint)
+        : (users.find((candidate) => candidate.sub === hint || candidate.email === hint) ??
+          (signUpByHint ? signUp(hint) : undefined))
     if (!user) {
       await provider.interactionFinished(
         req,
@@ -173,6 +187,19 @@ export async function createOidcProvider(options: CreateOidcProviderOptions): Pr
       { login: { accountId: user.sub }, consent: { grantId } },
       { mergeWithLastSubmission: false },
     )
+  }
+
+  /** A new verified user for an email hint (`signUpByHint`); undefined for anything else. */
+  const signUp = (hint: string): OidcUser | undefined => {
+    const email = hint.toLowerCase()
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return undefined
+    const known = users.find((candidate) => candidate.email === email)
+    if (known) return known
+    const digest = createHash('sha256').update(email).digest()
+    const user = { sub: `9${digest.readBigUInt64BE(0)}`, email, email_verified: true }
+    users.push(user)
+    usersBySub.set(user.sub, user)
+    return user
   }
 
   handle = (req, res) => {

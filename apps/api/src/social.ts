@@ -133,6 +133,31 @@ const readXProfile: ProfileReader = async ({ config, accessToken, userinfoEndpoi
   return profile(data.id, undefined, false)
 }
 
+/**
+ * The providers whose word that an email is verified is relied on
+ * (SECURITY.md 23): only their verified emails may name a new account's
+ * email, or find an existing account to link to (and then only once a code
+ * mailed to that email confirms it; `routes/social.ts`).
+ *
+ * - Google and Apple: `email_verified` is a claim of the signed ID token;
+ *   both verify the address before they assert it.
+ * - GitHub: the `verified` flag of the primary address (`GET /user/emails`),
+ *   set only once GitHub's own confirmation mail was followed.
+ * - Not Discord: its `verified` flag is about the account, and nothing
+ *   documented says it follows a changed address; not Facebook, which says
+ *   nothing about verification; not X, which gives no email.
+ */
+export const emailTrustedProviders: ReadonlySet<OAuthProvider> = new Set<OAuthProvider>([
+  'google',
+  'apple',
+  'github',
+])
+
+/** The email `profile` proves, when its provider verified it and is trusted to; else undefined. */
+export function trustedEmail(provider: OAuthProvider, profile: SocialProfile): string | undefined {
+  return profile.emailVerified && emailTrustedProviders.has(provider) ? profile.email : undefined
+}
+
 /** Each provider's public endpoints and scopes (as documented by the provider). */
 export const providerDefaults: Record<OAuthProvider, ProviderDefaults> = {
   google: {

@@ -5,7 +5,9 @@
  * lower-case address for email login, the provider's `sub` for a social
  * login) or by their email. A device is the secure frame's storage on one
  * browser, known by the SHA-256 of its device id; key material is released
- * only to a device verified for the user (SECURITY.md 16). A session is a
+ * only to a device verified for the user (SECURITY.md 16), by the strongest
+ * factor the user has: their email's approval when they have an email, else
+ * their one login identity (SECURITY.md 23). A session is a
  * bearer token for one project and one device, stored as its SHA-256 only,
  * valid 30 days unless revoked.
  */
@@ -102,6 +104,59 @@ export async function addIdentity(
   )
 }
 
+/** The user's email (lower-case), or null when they have none. */
+export async function emailOf(db: Queryable, userId: string): Promise<string | null> {
+  const [row] = await db.query('SELECT email FROM users WHERE id = $1', [userId])
+  return z.object({ email: z.string().nullable() }).parse(row).email
+}
+
+/** How long a login identity found by email alone waits for that email to confirm it. */
+export const identityLinkTtlSeconds = 10 * 60
+
+/**
+ * Keeps a login identity waiting to be linked to the user whose email it
+ * named (SECURITY.md 23): `confirmIdentityLinks` links it once a code mailed
+ * to that email is entered on the same device, within `identityLinkTtlSeconds`.
+ */
+export async function addPendingIdentityLink(
+  tx: Queryable,
+  link: { userId: string; provider: string; subject: string; deviceIdSha256: string },
+  at: At,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO identity_links (user_id, provider, subject, device_id_sha256, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, coalesce($5::timestamptz, now()),
+             coalesce($5::timestamptz, now()) + make_interval(secs => $6))
+     ON CONFLICT (user_id, device_id_sha256, provider, subject)
+       DO UPDATE SET created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at`,
+    [link.userId, link.provider, link.subject, link.deviceIdSha256, at, identityLinkTtlSeconds],
+  )
+}
+
+/**
+ * Links the identities waiting for this user on this device: its email just
+ * proved itself there (a code mailed to it was entered). Expired ones are
+ * dropped; an identity another user took meanwhile stays theirs.
+ */
+export async function confirmIdentityLinks(
+  tx: Queryable,
+  userId: string,
+  deviceIdSha256: string,
+  at: At,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO identities (provider, subject, user_id, created_at)
+     SELECT provider, subject, user_id, coalesce($3::timestamptz, now()) FROM identity_links
+     WHERE user_id = $1 AND device_id_sha256 = $2 AND expires_at > coalesce($3::timestamptz, now())
+     ON CONFLICT (provider, subject) DO NOTHING`,
+    [userId, deviceIdSha256, at],
+  )
+  await tx.query('DELETE FROM identity_links WHERE user_id = $1 AND device_id_sha256 = $2', [
+    userId,
+    deviceIdSha256,
+  ])
+}
+
 /** Whether the device is verified for the user. */
 export async function isDeviceVerified(
   db: Queryable,
@@ -112,6 +167,15 @@ export async function isDeviceVerified(
     'SELECT 1 FROM devices WHERE user_id = $1 AND device_id_sha256 = $2',
     [userId, deviceIdSha256],
   )
+  return rows.length === 1
+}
+
+/**
+ * Whether any device is verified for the user: none only for an account a
+ * social or Farcaster login has just made, which holds no key share yet.
+ */
+export async function hasVerifiedDevice(db: Queryable, userId: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM devices WHERE user_id = $1 LIMIT 1', [userId])
   return rows.length === 1
 }
 
@@ -210,8 +274,8 @@ export async function readUser(db: Queryable, userId: string): Promise<User> {
 
 /**
  * Deletes sessions ended over a day ago, spent or expired device approvals
- * and social and Farcaster logins, and stale email changes (the server runs this now and
- * then).
+ * and social and Farcaster logins, identity links never confirmed, and stale
+ * email changes (the server runs this now and then).
  */
 export async function pruneAccounts(db: Queryable): Promise<number> {
   const statements = [
@@ -222,6 +286,7 @@ export async function pruneAccounts(db: Queryable): Promise<number> {
     `DELETE FROM social_logins WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
     `DELETE FROM farcaster_logins WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
     `DELETE FROM email_updates WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
+    `DELETE FROM identity_links WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
   ]
   let deleted = 0
   for (const sql of statements) deleted += (await db.query(sql)).length

@@ -59,6 +59,22 @@ export type User = z.infer<typeof User>
 export const LoginResult = z.strictObject({ token: Token, user: User })
 export type LoginResult = z.infer<typeof LoginResult>
 
+/**
+ * A social or Farcaster login the account's email must still decide
+ * (SECURITY.md 23): the device is one the account has not used, and the
+ * account has an email (VERIFY_DEVICE: an approval link was mailed), or the
+ * identity was found by its email alone and is linked only once that email
+ * confirms it (a code was mailed: VERIFY_OTP, or first the approval link).
+ * The login then goes on as the email login of `email`: device status, then
+ * the code. No session, no key share comes with it.
+ */
+export const EmailStep = z.strictObject({ action: LoginAction, email: Email })
+export type EmailStep = z.infer<typeof EmailStep>
+
+/** What a finished social or Farcaster login answers: a session, or the email's step first. */
+export const IdentityLoginResponse = z.union([LoginResult, EmailStep])
+export type IdentityLoginResponse = z.infer<typeof IdentityLoginResponse>
+
 /** `POST /auth/v1/login/email/verify`: the code; the device becomes verified for the user. */
 export const EmailVerifyRequest = z.strictObject({ email: Email, otp: Code, deviceId: DeviceId })
 
@@ -137,8 +153,8 @@ export type SocialDoneMessage = z.infer<typeof SocialDoneMessage>
 /**
  * `POST /auth/v1/social/result`: 202 `{ status: 'pending' }` until the
  * provider has redirected back (any well-formed claim is accepted then), then
- * the login result, once, only for the claim made at the callback: any other
- * answers 403 `claim_mismatch` and ends the login.
+ * the login result (`IdentityLoginResponse`), once, only for the claim made
+ * at the callback: any other answers 403 `claim_mismatch` and ends the login.
  */
 export const SocialResultRequest = z.strictObject({
   state: State,
@@ -161,6 +177,7 @@ export const FarcasterStartResponse = z.strictObject({
 /**
  * `POST /auth/v1/farcaster/result`: each call asks the relay once; 202
  * `SocialPending` until the Farcaster app has signed, then the login result
- * once (the signature checked against the fid's custody address), then 410.
+ * (`IdentityLoginResponse`) once (the signature checked against the fid's
+ * custody address), then 410.
  */
 export const FarcasterResultRequest = z.strictObject({ state: State, deviceId: DeviceId })

@@ -53,6 +53,7 @@ describe('migrate', () => {
       'embedded_sessions',
       'farcaster_logins',
       'identities',
+      'identity_links',
       'projects',
       'rate_limits',
       'schema_migrations',

@@ -241,6 +241,24 @@ export const migrations: readonly string[] = [
   ALTER TABLE social_logins ADD COLUMN claim_sha256 text;
   ALTER TABLE social_logins ADD COLUMN claim_failures integer NOT NULL DEFAULT 0;
   `,
+  // 8: the strongest factor decides (SECURITY.md 23). A social login that
+  // found its account by email alone keeps the provider's subject, to link
+  // only once that email confirms it: until then the link waits, for the
+  // device that asked, 10 minutes.
+  `
+  ALTER TABLE social_logins ADD COLUMN link_subject text;
+
+  CREATE TABLE identity_links (
+    user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    provider text NOT NULL,
+    subject text NOT NULL,
+    device_id_sha256 text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (user_id, device_id_sha256, provider, subject)
+  );
+  CREATE INDEX identity_links_expires_idx ON identity_links (expires_at);
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

@@ -12,7 +12,9 @@
  * - `POST /auth/v1/device/status`: whether the device is verified for the
  *   address (false for an address nobody uses).
  * - `POST /auth/v1/login/email/verify`: the code; creates the user when new,
- *   verifies the device and opens a 30-day session, in one transaction.
+ *   verifies the device, links the login identities waiting for this email
+ *   on this device (SECURITY.md 23) and opens a 30-day session, in one
+ *   transaction.
  * - `GET /auth/v1/session`, `DELETE /auth/v1/session`: the session's user; sign out.
  *
  * Tokens and device ids are stored as SHA-256 only; codes, tokens and
@@ -63,6 +65,7 @@ import type { Mailer } from '../mailer.js'
 import { htmlPage } from '../pages.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
 import {
+  confirmIdentityLinks,
   createSession,
   createUser,
   findUserByEmail,
@@ -135,21 +138,12 @@ export function createAuthRoutes({
 
     const userId = await findUserByEmail(db, email)
     if (userId !== undefined && !(await isDeviceVerified(db, userId, deviceIdSha256))) {
-      const slot = await claimMailSlot(db, email, time)
-      const token = randomToken()
-      await db.query(
-        `INSERT INTO device_verifications
-           (token_sha256, user_id, project_id, device_id_sha256, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, coalesce($5::timestamptz, now()),
-                 coalesce($5::timestamptz, now()) + make_interval(secs => $6))`,
-        [sha256Hex(token), userId, project.id, deviceIdSha256, time, deviceApprovalTtlSeconds],
-      )
-      const link = `${config.publicApiUrl}/auth/v1/device/approve?token=${token}`
-      await deliver(deps, { to: email, ...deviceMail(link, project.name) }, async () => {
-        await db.query('DELETE FROM device_verifications WHERE token_sha256 = $1', [
-          sha256Hex(token),
-        ])
-        await releaseMailSlot(db, slot)
+      await mailDeviceApproval(deps, config, {
+        userId,
+        project,
+        email,
+        deviceIdSha256,
+        at: time,
       })
       c.header('Cache-Control', 'no-store')
       return c.json({ action: 'VERIFY_DEVICE' as const })
@@ -298,6 +292,8 @@ export function createAuthRoutes({
       }
       await spendCode(tx, key, time)
       await verifyDevice(tx, userId, deviceIdSha256, time)
+      // The email proved itself on this device: identities waiting for it here are linked.
+      await confirmIdentityLinks(tx, userId, deviceIdSha256, time)
       const token = await createSession(tx, { userId, projectId: project.id, deviceIdSha256 }, time)
       return { kind: 'signed_in', token, userId }
     })
@@ -330,6 +326,46 @@ export function createAuthRoutes({
   })
 
   return app
+}
+
+/**
+ * Mails `email` a link that approves this device for the user (10 minutes,
+ * once), after claiming the address's send slot (429 within 30 s of the last
+ * mail). The email login of a known user on a new device, and a social or
+ * Farcaster login on a device the account has not used (SECURITY.md 23).
+ */
+export async function mailDeviceApproval(
+  deps: MailDeps,
+  config: Pick<Config, 'publicApiUrl'>,
+  {
+    userId,
+    project,
+    email,
+    deviceIdSha256,
+    at,
+  }: {
+    userId: string
+    project: { id: string; name: string }
+    email: string
+    deviceIdSha256: string
+    at: At
+  },
+): Promise<void> {
+  const { db } = deps
+  const slot = await claimMailSlot(db, email, at)
+  const token = randomToken()
+  await db.query(
+    `INSERT INTO device_verifications
+       (token_sha256, user_id, project_id, device_id_sha256, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, coalesce($5::timestamptz, now()),
+             coalesce($5::timestamptz, now()) + make_interval(secs => $6))`,
+    [sha256Hex(token), userId, project.id, deviceIdSha256, at, deviceApprovalTtlSeconds],
+  )
+  const link = `${config.publicApiUrl}/auth/v1/device/approve?token=${token}`
+  await deliver(deps, { to: email, ...deviceMail(link, project.name) }, async () => {
+    await db.query('DELETE FROM device_verifications WHERE token_sha256 = $1', [sha256Hex(token)])
+    await releaseMailSlot(db, slot)
+  })
 }
 
 /** Counts a mail against the per-IP and per-project limits. */

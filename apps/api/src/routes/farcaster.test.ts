@@ -27,7 +27,10 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  fakeWallet,
+  type MemoryMailer,
   newDeviceId,
+  newEmail,
   type TestClient,
 } from '../embeddedTesting.js'
 import { sha256Hex } from '../users.js'
@@ -39,8 +42,11 @@ const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d
 const ALICE_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 const BOB_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'
 const MALLORY_KEY: Hex = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6'
+/** Anvil's dev account 4: the custody key of the fid whose account gains an email. */
+const DANA_KEY: Hex = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
 const ALICE_FID = 1234
 const BOB_FID = 5678
+const DANA_FID = 9012
 
 let anvil: LocalAnvil
 let relay: FarcasterRelayStandIn
@@ -48,6 +54,7 @@ let testDb: TestDb
 let config: Config
 let app: Hono
 let client: TestClient
+let mailer: MemoryMailer
 let offset = 0
 const now = () => new Date(Date.now() + offset)
 const onError = vi.fn()
@@ -67,6 +74,7 @@ beforeAll(async () => {
     register: [
       { fid: ALICE_FID, custody: privateKeyToAccount(ALICE_KEY).address },
       { fid: BOB_FID, custody: privateKeyToAccount(BOB_KEY).address },
+      { fid: DANA_FID, custody: privateKeyToAccount(DANA_KEY).address },
     ],
   })
   testDb = await createTestDb({
@@ -77,7 +85,8 @@ beforeAll(async () => {
     farcasterIdRegistry: registry.address,
   })
   config = testDb.config
-  app = createApp({ config, db: testDb.db, mailer: createMemoryMailer(), now, onError })
+  mailer = createMemoryMailer()
+  app = createApp({ config, db: testDb.db, mailer, now, onError })
   client = createTestClient(app)
 }, 120_000)
 afterAll(async () => {
@@ -309,6 +318,59 @@ describe('a Farcaster login, end to end', () => {
     expect((await errorOf(response)).code).toBe('farcaster_unavailable')
     await sign(login.uri)
     expect((await result(body)).status).toBe(200)
+  })
+})
+
+describe('inv-23 the strongest factor the account has decides', () => {
+  test('once the account has an email, Farcaster on a new device gets no session: the email’s approval first', async () => {
+    const first = await farcasterLogin({ key: DANA_KEY, fid: DANA_FID })
+    const wallet = fakeWallet()
+    expect((await client.put('/wallet/v1/shares', wallet, { token: first.token })).status).toBe(201)
+    // The account has added an email since (POST /auth/v1/email/update, tested there).
+    const email = newEmail()
+    await testDb.db.query('UPDATE users SET email = $2 WHERE id = $1', [first.user.id, email])
+
+    const login = await started()
+    await sign(login.uri, { key: DANA_KEY, fid: DANA_FID })
+    const answer = await result({ state: login.state, deviceId: login.deviceId })
+    // The attack: the custody signature alone released the whole key on a new device.
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toEqual({ action: 'VERIFY_DEVICE', email })
+    expect(
+      await testDb.db.query('SELECT 1 FROM embedded_sessions WHERE device_id_sha256 = $1', [
+        sha256Hex(login.deviceId),
+      ]),
+    ).toHaveLength(0)
+    expect(mailer.last(email)?.subject).toBe('Approve this device for Porthole')
+
+    // The email decides: its approval, then the code entered on this device.
+    const link = mailer.link(email)
+    const approved = await app.request('/auth/v1/device/approve', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(config.publicApiUrl).origin,
+      },
+      body: `token=${link.searchParams.get('token')}`,
+    })
+    expect(approved.status).toBe(200)
+    const verified = await client.post('/auth/v1/login/email/verify', {
+      email,
+      otp: mailer.code(email),
+      deviceId: login.deviceId,
+    })
+    const signedIn = (await verified.json()) as { token: string; user: { id: string } }
+    secret(signedIn.token)
+    expect(signedIn.user.id).toBe(first.user.id)
+    const shares = await client.get('/wallet/v1/shares', {
+      token: signedIn.token,
+      query: { recovery: 'true' },
+    })
+    expect(await shares.json()).toMatchObject({ recoveryShare: wallet.recoveryShare })
+
+    // Positive control: on the device verified before, Farcaster alone signs in.
+    const again = await farcasterLogin({ deviceId: first.deviceId, key: DANA_KEY, fid: DANA_FID })
+    expect(again.user.id).toBe(first.user.id)
   })
 })
 

@@ -17,7 +17,11 @@
  *   found by their identity (`farcaster`, fid) or created (no email), the
  *   device verified (the custody signature is the proof) and a session
  *   opened, in one transaction; the login result is answered once, then 410
- *   `login_expired`. A sign-in that fails verification is spent: 403
+ *   `login_expired`. The strongest factor the account has decides
+ *   (SECURITY.md 23): once the account has an email (added since), a device
+ *   not verified for it gets no session; the email's device approval is
+ *   mailed (`{ action: 'VERIFY_DEVICE', email }`) and the login goes on as
+ *   that email's login. A sign-in that fails verification is spent: 403
  *   `farcaster_invalid`, then 410. A relay that cannot be reached, or a chain
  *   that cannot be read, is 502 `farcaster_unavailable` (the frame asks again).
  *
@@ -27,6 +31,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import {
+  type EmailStep,
   FarcasterResultRequest,
   FarcasterStartRequest,
   type LoginResult,
@@ -36,7 +41,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Config } from '../config.js'
 import type { Db, Queryable } from '../db/db.js'
-import type { At } from '../emailCodes.js'
+import type { At, MailDeps } from '../emailCodes.js'
 import { HttpError } from '../errors.js'
 import {
   createFarcasterRelayClient,
@@ -56,15 +61,20 @@ import {
   readProjectQuery,
   requireOrigin,
 } from '../http.js'
+import type { Mailer } from '../mailer.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
 import {
   createSession,
   createUser,
+  emailOf,
   findUserByIdentity,
+  hasVerifiedDevice,
+  isDeviceVerified,
   readUser,
   sha256Hex,
   verifyDevice,
 } from '../users.js'
+import { limitSends, mailDeviceApproval } from './auth.js'
 
 /** How long a started Farcaster login may wait for the app's signature. */
 export const farcasterLoginTtlSeconds = 10 * 60
@@ -89,6 +99,7 @@ export type CreateFarcasterRoutesOptions = {
   db: Db
   config: Pick<
     Config,
+    | 'publicApiUrl'
     | 'secureFrameOrigin'
     | 'ipLimitScale'
     | 'rpcUpstreams'
@@ -96,6 +107,8 @@ export type CreateFarcasterRoutesOptions = {
     | 'farcasterChain'
     | 'farcasterIdRegistry'
   >
+  /** Mails the account's email when it must decide a login (SECURITY.md 23). */
+  mailer: Mailer
   /** The clock of the rules (expiry, the message's validity window); by default the database's `now()`. */
   now?: (() => Date) | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -110,6 +123,7 @@ export type CreateFarcasterRoutesOptions = {
 export function createFarcasterRoutes({
   db,
   config,
+  mailer,
   now,
   onError,
   fetch,
@@ -123,6 +137,7 @@ export function createFarcasterRoutes({
 }: CreateFarcasterRoutesOptions): Hono {
   const app = new Hono()
   const at = (): At => now?.() ?? null
+  const deps: MailDeps = { db, mailer, onError }
   const relay = createFarcasterRelayClient({ relayUrl: config.farcasterRelayUrl, fetch })
   const siweUri = config.secureFrameOrigin
   const domain = new URL(config.secureFrameOrigin).host
@@ -248,20 +263,41 @@ export function createFarcasterRoutes({
         (await findUserByIdentity(tx, farcasterProvider, subject)) ??
         (await createUser(tx, { email: null, provider: farcasterProvider, subject }, time))
       if (userId === undefined) throw new Error('a new user could not be created')
-      await verifyDevice(tx, userId, row.device_id_sha256, time)
-      const token = await createSession(
-        tx,
-        { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
-        time,
-      )
       await tx.query(
         `UPDATE farcaster_logins SET user_id = $2, consumed_at = coalesce($3::timestamptz, now())
          WHERE state_sha256 = $1`,
         [stateSha256, userId, time],
       )
-      return { userId, token }
+      // The strongest factor the account has decides (SECURITY.md 23): its email, once it has one.
+      const email = await emailOf(tx, userId)
+      const verified = await isDeviceVerified(tx, userId, row.device_id_sha256)
+      if (email !== null && !verified && (await hasVerifiedDevice(tx, userId)))
+        return { kind: 'email' as const, userId, email }
+      // Without an email the custody signature is the account's strongest factor: it
+      // verifies the device, as it does the first of an account this login just made.
+      if (!verified) await verifyDevice(tx, userId, row.device_id_sha256, time)
+      const token = await createSession(
+        tx,
+        { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
+        time,
+      )
+      return { kind: 'signed_in' as const, userId, token }
     })
     if (outcome === undefined) throw loginExpired()
+    if (outcome.kind === 'email') {
+      const { userId, email } = outcome
+      await limitSends(c, db, project.id, config.ipLimitScale)
+      await mailDeviceApproval(deps, config, {
+        userId,
+        project,
+        email,
+        deviceIdSha256: row.device_id_sha256,
+        at: time,
+      })
+      const step: EmailStep = { action: 'VERIFY_DEVICE', email }
+      c.header('Cache-Control', 'no-store')
+      return c.json(step)
+    }
     const result: LoginResult = { token: outcome.token, user: await readUser(db, outcome.userId) }
     c.header('Cache-Control', 'no-store')
     return c.json(result)

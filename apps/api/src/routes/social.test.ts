@@ -18,8 +18,10 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  fakeWallet,
   type MemoryMailer,
   newDeviceId,
+  newEmail,
   signUp,
   type TestClient,
 } from '../embeddedTesting.js'
@@ -63,6 +65,8 @@ beforeAll(async () => {
   op = await createOidcProvider({
     clients: [{ ...oauthClient, redirectUris: [redirectUri] }],
     users: [defaultOidcUser, bob, carol],
+    // A login_hint naming a new email signs in a new Google account with it (verified).
+    signUpByHint: true,
   })
   testDb = await createTestDb({
     publicApiUrl,
@@ -164,6 +168,14 @@ async function finish(
   return { done, claim }
 }
 
+/** What a finished login answers: a session, or the email's step (SECURITY.md 23). */
+type Answer = {
+  token?: string
+  user?: { id: string; email?: string }
+  action?: 'VERIFY_DEVICE' | 'VERIFY_OTP'
+  email?: string
+}
+
 /** A whole social login on `deviceId`: start, the provider, the callback, the result. */
 async function socialLogin(deviceId = newDevice(), { loginHint }: { loginHint?: string } = {}) {
   const state = newState()
@@ -174,9 +186,64 @@ async function socialLogin(deviceId = newDevice(), { loginHint }: { loginHint?: 
   if (loginHint !== undefined) url.searchParams.set('login_hint', loginHint)
   const { claim } = await finish(await authorize(url.href))
   const answer = await result(state, deviceId, claim)
-  const body = (await answer.json()) as { token: string; user: { id: string; email?: string } }
-  secrets.add(body.token)
+  const body = (await answer.json()) as Answer
+  if (body.token !== undefined) secrets.add(body.token)
   return { state, deviceId, claim, answer, ...body }
+}
+
+/** The provider's URL of a login started now, for a (new) Google account with `email`. */
+async function startFor(email: string, deviceId: string, state: string): Promise<string> {
+  const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
+    uri: string
+  }
+  const url = new URL(uri)
+  url.searchParams.set('login_hint', email)
+  return url.href
+}
+
+/** Lets the next mail to `email` go now (the 30 s between two mails is tested elsewhere). */
+async function freeMailSlot(email: string): Promise<void> {
+  await testDb.db.query('DELETE FROM email_send_throttle WHERE email = $1', [email])
+}
+
+/** Follows the approval link last mailed to `email` (its page's form, from the API's origin). */
+async function approveDevice(email: string): Promise<void> {
+  const link = mailer.link(email)
+  const approved = await app.request('/auth/v1/device/approve', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(publicApiUrl).origin,
+    },
+    body: `token=${link.searchParams.get('token')}`,
+  })
+  expect(approved.status).toBe(200)
+}
+
+/** Enters the code last mailed to `email` on `deviceId`: the email login's last step. */
+async function enterCode(email: string, deviceId: string) {
+  const verified = await client.post('/auth/v1/login/email/verify', {
+    email,
+    otp: mailer.code(email),
+    deviceId,
+  })
+  const body = (await verified.json()) as Answer
+  if (body.token !== undefined) secrets.add(body.token)
+  return { status: verified.status, ...body }
+}
+
+async function sessionsOf(deviceId: string): Promise<number> {
+  return count('SELECT count(*)::int AS count FROM embedded_sessions WHERE device_id_sha256 = $1', [
+    sha256Hex(deviceId),
+  ])
+}
+
+async function identitiesOf(userId: string): Promise<string[]> {
+  const rows = await testDb.db.query<{ provider: string }>(
+    'SELECT provider FROM identities WHERE user_id = $1 ORDER BY provider',
+    [userId],
+  )
+  return rows.map((row) => row.provider)
 }
 
 async function deviceVerified(deviceId: string): Promise<boolean> {
@@ -334,9 +401,14 @@ describe('a social login, end to end', () => {
 
   test('the same Google account finds the same user on every device', async () => {
     const first = await socialLogin(newDevice(), { loginHint: bob.sub })
-    const second = await socialLogin(newDevice(), { loginHint: bob.sub })
     expect(first.answer.status).toBe(200)
-    expect(second.user.id).toBe(first.user.id)
+    // Bob's account has his email: a new device goes through it (SECURITY.md 23).
+    await freeMailSlot(bob.email)
+    const second = await socialLogin(newDevice(), { loginHint: bob.sub })
+    expect(second).toMatchObject({ action: 'VERIFY_DEVICE', email: bob.email })
+    await approveDevice(bob.email)
+    const signedIn = await enterCode(bob.email, second.deviceId)
+    expect(signedIn.user?.id).toBe(first.user?.id)
     expect(
       await count(
         `SELECT count(*)::int AS count FROM identities WHERE provider = 'google' AND subject = $1`,
@@ -345,53 +417,13 @@ describe('a social login, end to end', () => {
     ).toBe(1)
   })
 
-  test('a verified Google email joins the user who signed up with that email', async () => {
-    const email = `dana-${randomBytes(4).toString('hex')}@example.com`
-    const dana = { sub: `3${randomBytes(8).toString('hex')}`, email, name: 'Dana' }
-    const google = await createOidcProvider({
-      clients: [{ ...oauthClient, redirectUris: [redirectUri] }],
-      users: [dana],
-    })
-    try {
-      const byEmail = await signUp(client, mailer, { email })
-      secrets.add(byEmail.token)
-      const withGoogle = createApp({
-        config: {
-          ...testDb.config,
-          socialProviders: { google: { ...oauthClient, issuer: google.issuer } },
-        },
-        db: testDb.db,
-        mailer,
-        now,
-      })
-      const other = createTestClient(withGoogle)
-      const state = newState()
-      const deviceId = newDevice()
-      const started = await other.post(
-        '/auth/v1/social/start',
-        { provider: 'google', deviceId, state },
-        {},
-      )
-      const { uri } = (await started.json()) as { uri: string }
-      const callback = await authorize(uri, google.issuer)
-      const { claim } = await finish(callback, withGoogle)
-      const login = (await (
-        await other.post('/auth/v1/social/result', { state, deviceId, claim })
-      ).json()) as { token: string; user: { id: string } }
-      secrets.add(login.token)
-      expect(login.user).toEqual({ id: byEmail.user.id, email })
-    } finally {
-      await google.close()
-    }
-  })
-
   test('an unverified email links nothing and is not kept', async () => {
     const byEmail = await signUp(client, mailer, { email: carol.email })
     secrets.add(byEmail.token)
     const login = await socialLogin(newDevice(), { loginHint: carol.sub })
     expect(login.answer.status).toBe(200)
-    expect(login.user.id).not.toBe(byEmail.user.id)
-    expect(login.user).toEqual({ id: login.user.id })
+    expect(login.user?.id).not.toBe(byEmail.user.id)
+    expect(login.user).toEqual({ id: login.user?.id })
   })
 
   test('a refusal at the provider is stored as a failure: the page and the result say so', async () => {
@@ -401,7 +433,8 @@ describe('a social login, end to end', () => {
       uri: string
     }
     const url = new URL(uri)
-    url.searchParams.set('login_hint', 'nobody@example.com')
+    // No account at the provider (not an email, so the stand-in makes none).
+    url.searchParams.set('login_hint', 'nobody')
     const callback = await authorize(url.href)
     expect(callback.searchParams.get('error')).toBe('access_denied')
     const page = await land(callback)
@@ -469,9 +502,7 @@ describe('a social login, end to end', () => {
   test('the result needs the device that started the login, and its project', async () => {
     const state = newState()
     const deviceId = newDevice()
-    const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
-      uri: string
-    }
+    const uri = await startFor(newEmail(), deviceId, state)
     const { claim } = await finish(await authorize(uri))
     const stranger = await result(state, newDevice(), claim)
     expect(stranger.status).toBe(403)
@@ -522,10 +553,7 @@ describe('a social login, end to end', () => {
   test('accepts the callback as a form post (response_mode=form_post, as Apple answers)', async () => {
     const state = newState()
     const deviceId = newDevice()
-    const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
-      uri: string
-    }
-    const callback = await authorize(uri)
+    const callback = await authorize(await startFor(newEmail(), deviceId, state))
     const page = await app.request('/auth/v1/social/callback', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -549,6 +577,128 @@ describe('a social login, end to end', () => {
     expect(page.status).toBe(400)
     expect(page.headers.get('content-security-policy')).toBe(pageCsp)
     expect(await page.text()).toContain('This sign-in is not valid')
+  })
+})
+
+describe('inv-23 the strongest factor the account has decides', () => {
+  test('a verified Google email finds the email account on a new device: no session, no key, the email’s approval first', async () => {
+    const email = newEmail()
+    const byEmail = await signUp(client, mailer, { email })
+    secrets.add(byEmail.token)
+    const wallet = fakeWallet()
+    expect((await client.put('/wallet/v1/shares', wallet, { token: byEmail.token })).status).toBe(
+      201,
+    )
+    await freeMailSlot(email)
+
+    // A Google account with the same (verified) email, on a device the account never used.
+    const deviceId = newDevice()
+    const google = await socialLogin(deviceId, { loginHint: email })
+    // The attack: a session here would release the auth and recovery shares, the whole key.
+    expect(google.answer.status).toBe(200)
+    expect(google.token).toBeUndefined()
+    expect({ action: google.action, email: google.email }).toEqual({
+      action: 'VERIFY_DEVICE',
+      email,
+    })
+    expect(await sessionsOf(deviceId)).toBe(0)
+    expect(await deviceVerified(deviceId)).toBe(false)
+    expect(mailer.last(email)?.subject).toBe('Approve this device for Porthole')
+    // Not linked yet: Google alone still finds no account.
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email'])
+
+    // The email decides: the approval, then the code entered on this device.
+    await approveDevice(email)
+    const signedIn = await enterCode(email, deviceId)
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.user?.id).toBe(byEmail.user.id)
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email', 'google'])
+    const shares = await client.get('/wallet/v1/shares', {
+      token: signedIn.token,
+      query: { recovery: 'true' },
+    })
+    expect(await shares.json()).toMatchObject({ recoveryShare: wallet.recoveryShare })
+
+    // Positive control: linked, Google signs this (verified) device in, without mail.
+    const sent = mailer.sent.length
+    const again = await socialLogin(deviceId, { loginHint: email })
+    expect(again.user?.id).toBe(byEmail.user.id)
+    expect(again.token).toEqual(expect.any(String))
+    expect(mailer.sent).toHaveLength(sent)
+  })
+
+  test('on a device already verified for the account, the link still needs a code to the email', async () => {
+    const email = newEmail()
+    const byEmail = await signUp(client, mailer, { email })
+    secrets.add(byEmail.token)
+    await freeMailSlot(email)
+    const google = await socialLogin(byEmail.deviceId, { loginHint: email })
+    expect({ action: google.action, email: google.email, token: google.token }).toEqual({
+      action: 'VERIFY_OTP',
+      email,
+      token: undefined,
+    })
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email'])
+    // The code confirms the link only for the device that asked.
+    const elsewhere = await signUp(client, mailer, { email: newEmail() })
+    secrets.add(elsewhere.token)
+    expect((await enterCode(email, byEmail.deviceId)).user?.id).toBe(byEmail.user.id)
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email', 'google'])
+  })
+
+  test('an email login on another device does not confirm a link a device asked for', async () => {
+    const email = newEmail()
+    const byEmail = await signUp(client, mailer, { email })
+    secrets.add(byEmail.token)
+    await freeMailSlot(email)
+    // Someone's Google account names the email, on their own (new) device.
+    const theirs = newDevice()
+    const google = await socialLogin(theirs, { loginHint: email })
+    expect(google.action).toBe('VERIFY_DEVICE')
+    // The owner signs in by email on their own device: nothing is linked for theirs.
+    await freeMailSlot(email)
+    expect(
+      (await client.post('/auth/v1/login/email', { email, deviceId: byEmail.deviceId })).status,
+    ).toBe(200)
+    expect((await enterCode(email, byEmail.deviceId)).user?.id).toBe(byEmail.user.id)
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email'])
+  })
+
+  test('an account made by Google with its email: a new device needs the email’s approval; the key only after', async () => {
+    const email = newEmail()
+    const first = await socialLogin(newDevice(), { loginHint: email })
+    // The login made the account, with the email Google verified: its first device.
+    expect(first.user).toEqual({ id: expect.any(String), email })
+    const wallet = fakeWallet()
+    await client.put('/wallet/v1/shares', wallet, { token: first.token })
+
+    await freeMailSlot(email)
+    const deviceId = newDevice()
+    const second = await socialLogin(deviceId, { loginHint: email })
+    expect({ action: second.action, email: second.email, token: second.token }).toEqual({
+      action: 'VERIFY_DEVICE',
+      email,
+      token: undefined,
+    })
+    expect(await sessionsOf(deviceId)).toBe(0)
+    await approveDevice(email)
+    const signedIn = await enterCode(email, deviceId)
+    expect(signedIn.user?.id).toBe(first.user?.id)
+    const shares = await client.get('/wallet/v1/shares', {
+      token: signedIn.token,
+      query: { recovery: 'true' },
+    })
+    expect(await shares.json()).toMatchObject({ recoveryShare: wallet.recoveryShare })
+  })
+
+  test('an account without an email: its one identity verifies a new device (positive control)', async () => {
+    const first = await socialLogin(newDevice(), { loginHint: carol.sub })
+    expect(first.user).toEqual({ id: expect.any(String) })
+    const deviceId = newDevice()
+    const second = await socialLogin(deviceId, { loginHint: carol.sub })
+    expect(second.user?.id).toBe(first.user?.id)
+    expect(second.token).toEqual(expect.any(String))
+    expect(await deviceVerified(deviceId)).toBe(true)
   })
 })
 
@@ -619,7 +769,7 @@ describe('social providers', () => {
     expect((await start(body(), { on: configured.client })).status).toBe(200)
   })
 
-  test('GitHub: the primary email, verified, links to the email user; the code exchange uses PKCE', async () => {
+  test('GitHub: the primary email, verified, finds the email user (to link once confirmed); the code exchange uses PKCE', async () => {
     const email = `erin-${randomBytes(4).toString('hex')}@example.com`
     const byEmail = await signUp(client, mailer, { email })
     secrets.add(byEmail.token)
@@ -658,11 +808,16 @@ describe('social providers', () => {
       client_secret: 'gh-secret',
       code_verifier: expect.stringMatching(/^[\w-]{43,128}$/),
     })
-    const login = (await (
+    await freeMailSlot(email)
+    const login = await (
       await configured.client.post('/auth/v1/social/result', { state, deviceId, claim })
-    ).json()) as { token: string; user: unknown }
-    secrets.add(login.token)
-    expect(login.user).toEqual({ id: byEmail.user.id, email })
+    ).json()
+    // A new device of an account with an email: its approval first, then a code (SECURITY.md 23).
+    expect(login).toEqual({ action: 'VERIFY_DEVICE', email })
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email'])
+    await approveDevice(email)
+    expect((await enterCode(email, deviceId)).user?.id).toBe(byEmail.user.id)
+    expect(await identitiesOf(byEmail.user.id)).toEqual(['email', 'github'])
   })
 })
 
@@ -711,6 +866,7 @@ describe('a social login through real HTTP servers', () => {
     provider = await createOidcProvider({
       clients: [{ ...oauthClient, redirectUris: [`${apiUrl}/auth/v1/social/callback`] }],
       users: [defaultOidcUser, bob],
+      signUpByHint: true,
     })
     const real = createApp({
       config: {
@@ -748,7 +904,8 @@ describe('a social login through real HTTP servers', () => {
   }
 
   test('the popup follows the provider back to the API and lands on the done page with a claim', async () => {
-    const { state, deviceId, uri } = await begin()
+    const email = newEmail()
+    const { state, deviceId, uri } = await begin(email)
     const { visited, last } = await browse(uri)
     expect(visited.some((url) => url.href.startsWith(`${apiUrl}/auth/v1/social/callback?`))).toBe(
       true,
@@ -766,7 +923,8 @@ describe('a social login through real HTTP servers', () => {
     expect(login.status).toBe(200)
     const body = (await login.json()) as { token: string; user: { email: string } }
     secrets.add(body.token)
-    expect(body.user.email).toBe(defaultOidcUser.email)
+    expect(body.user.email).toBe(email)
+    // The account this login made has no other device: this one is its first.
     expect(await deviceVerified(deviceId)).toBe(true)
   })
 

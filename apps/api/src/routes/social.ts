@@ -6,11 +6,12 @@
  *   is the frame's secret; the API keeps its SHA-256 with a PKCE verifier and
  *   a nonce for 10 minutes, and answers the provider's authorization URL.
  * - `GET|POST /auth/v1/social/callback?code&state` (the popup lands here;
- *   Apple posts): the code is exchanged, the user found by their identity
- *   (or by email, only when the provider verified it) or created, and a
- *   one-time claim (256 bits) made, of which only the SHA-256 is kept; then
- *   303 to the done page. A refusal at the provider (`error=access_denied`)
- *   is stored as a failure, and a page says so.
+ *   Apple posts): the code is exchanged, the user found by their identity,
+ *   or by an email the provider verified and is trusted to
+ *   (`emailTrustedProviders`; the identity is then not linked yet), or
+ *   created, and a one-time claim (256 bits) made, of which only the SHA-256
+ *   is kept; then 303 to the done page. A refusal at the provider
+ *   (`error=access_denied`) is stored as a failure, and a page says so.
  * - `GET /auth/v1/social/done?state&claim`: a page whose one script
  *   (`GET /auth/v1/social/done.js`) posts `{ type: 'porthole:social-done',
  *   uri: location.href }` to `window.opener` with target origin
@@ -18,8 +19,15 @@
  *   popup learns the claim (SECURITY.md 15). Without an opener it says so.
  * - `POST /auth/v1/social/result` `{ state, deviceId, claim }`: 202 `{ status:
  *   'pending' }` until the callback ran, then, for the claim made there only,
- *   the login result once (the device is verified and a session opens), then
- *   410 `login_expired`. Another claim gets 403 `claim_mismatch` and ends
+ *   the login result once, then 410 `login_expired`. The strongest factor
+ *   the account has decides (SECURITY.md 23): an account with an email gets
+ *   a session only on a device already verified for it; on another, the
+ *   email's device approval is mailed (`{ action: 'VERIFY_DEVICE', email }`)
+ *   and the login goes on as that email's login. An identity found by email
+ *   alone is linked only once a code mailed to that email is entered on this
+ *   device (`VERIFY_OTP`, after the approval on a new device), never
+ *   silently. An account without an email has its one identity as its
+ *   strongest factor: the login verifies the device and opens the session. Another claim gets 403 `claim_mismatch` and ends
  *   the login: who started a login and let someone else finish it (the
  *   provider link sent to a victim) gets nothing. The device id must be the
  *   one the login started with.
@@ -31,6 +39,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   Claim,
+  type EmailStep,
   type LoginResult,
   SocialResultRequest,
   SocialStartRequest,
@@ -43,7 +52,7 @@ import * as client from 'openid-client'
 import { z } from 'zod'
 import type { Config, OAuthProvider } from '../config.js'
 import type { Db, Queryable } from '../db/db.js'
-import type { At } from '../emailCodes.js'
+import { type At, loginCodeMail, type MailDeps, sendCode } from '../emailCodes.js'
 import { HttpError, OAuthProviderError } from '../errors.js'
 import {
   clientIp,
@@ -55,19 +64,29 @@ import {
   readQuery,
   requireOrigin,
 } from '../http.js'
+import type { Mailer } from '../mailer.js'
 import { donePage, doneScript, htmlPage } from '../pages.js'
 import { enforceRateLimit, scaled } from '../rateLimit.js'
-import { createSocialClients, providerDefaults, type SocialProfile } from '../social.js'
 import {
-  addIdentity,
+  createSocialClients,
+  providerDefaults,
+  type SocialProfile,
+  trustedEmail,
+} from '../social.js'
+import {
+  addPendingIdentityLink,
   createSession,
   createUser,
+  emailOf,
   findUserByEmail,
   findUserByIdentity,
+  hasVerifiedDevice,
+  isDeviceVerified,
   readUser,
   sha256Hex,
   verifyDevice,
 } from '../users.js'
+import { limitSends, mailDeviceApproval } from './auth.js'
 
 /** How long a started login waits for its callback, and a finished one for its collection. */
 export const socialLoginTtlSeconds = 10 * 60
@@ -113,6 +132,7 @@ const LoginRow = z.object({
   user_id: z.string().nullable(),
   error: z.string().nullable(),
   claim_sha256: z.string().nullable(),
+  link_subject: z.string().nullable(),
   completed: z.boolean(),
   consumed: z.boolean(),
   expired: z.boolean(),
@@ -124,6 +144,7 @@ type Failure = 'access_denied' | 'provider_error'
 export function createSocialRoutes({
   db,
   config,
+  mailer,
   now,
   onError,
   fetch,
@@ -133,6 +154,8 @@ export function createSocialRoutes({
     Config,
     'publicApiUrl' | 'secureFrameOrigin' | 'widgetOrigin' | 'socialProviders' | 'ipLimitScale'
   >
+  /** Mails the account's email when it must decide a login (SECURITY.md 23). */
+  mailer: Mailer
   /** The clock of the rules (expiry); by default the database's `now()`. */
   now?: (() => Date) | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -141,6 +164,7 @@ export function createSocialRoutes({
 }): Hono {
   const app = new Hono()
   const at = (): At => now?.() ?? null
+  const deps: MailDeps = { db, mailer, onError }
   const clients = createSocialClients({
     providers: config.socialProviders,
     redirectUri: `${config.publicApiUrl}/auth/v1/social/callback`,
@@ -253,13 +277,13 @@ export function createSocialRoutes({
         [stateSha256],
       )
       if (locked === undefined) return false
-      const userId = await findOrCreateUser(tx, social.provider, profile, time)
+      const { userId, linkSubject } = await findOrCreateUser(tx, social.provider, profile, time)
       await tx.query(
-        `UPDATE social_logins SET user_id = $2, claim_sha256 = $5,
+        `UPDATE social_logins SET user_id = $2, claim_sha256 = $5, link_subject = $6,
            completed_at = coalesce($3::timestamptz, now()),
            expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
          WHERE state_sha256 = $1`,
-        [stateSha256, userId, time, socialLoginTtlSeconds, sha256Hex(claim)],
+        [stateSha256, userId, time, socialLoginTtlSeconds, sha256Hex(claim), linkSubject],
       )
       return true
     })
@@ -330,28 +354,62 @@ export function createSocialRoutes({
     }
     if (row.consumed) throw loginExpired()
 
+    const deviceIdSha256 = row.device_id_sha256
     const outcome = await db.transaction(async (tx) => {
       const [consumed] = await tx.query(
         `UPDATE social_logins SET consumed_at = coalesce($2::timestamptz, now())
          WHERE state_sha256 = $1 AND consumed_at IS NULL AND completed_at IS NOT NULL
-         RETURNING user_id, error`,
+         RETURNING user_id, error, link_subject`,
         [stateSha256, time],
       )
       if (consumed === undefined) return { kind: 'gone' as const }
-      const { user_id: userId, error } = LoginRow.pick({ user_id: true, error: true }).parse(
-        consumed,
-      )
+      const {
+        user_id: userId,
+        error,
+        link_subject: linkSubject,
+      } = LoginRow.pick({ user_id: true, error: true, link_subject: true }).parse(consumed)
       if (userId === null) return { kind: 'failed' as const, error }
-      // The provider login is the proof of the device, now that its own window showed the claim.
-      await verifyDevice(tx, userId, row.device_id_sha256, time)
-      const token = await createSession(
-        tx,
-        { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
-        time,
-      )
+      // The strongest factor the account has decides (SECURITY.md 23).
+      const email = await emailOf(tx, userId)
+      const verified = await isDeviceVerified(tx, userId, deviceIdSha256)
+      if (linkSubject !== null) {
+        // Found by its email alone: linked once that email confirms it here, never silently.
+        if (email === null) return { kind: 'failed' as const, error: 'provider_error' }
+        await addPendingIdentityLink(
+          tx,
+          { userId, provider: row.provider, subject: linkSubject, deviceIdSha256 },
+          time,
+        )
+        const action = verified ? ('VERIFY_OTP' as const) : ('VERIFY_DEVICE' as const)
+        return { kind: 'email' as const, userId, email, action }
+      }
+      // An account this login just made has no device and no key yet: this one is its first.
+      const first = !verified && !(await hasVerifiedDevice(tx, userId))
+      if (email !== null && !verified && !first)
+        return { kind: 'email' as const, userId, email, action: 'VERIFY_DEVICE' as const }
+      // Without an email the provider login (its own window showed the claim) is the
+      // account's strongest factor: it verifies the device, as it does an account's first.
+      if (!verified) await verifyDevice(tx, userId, deviceIdSha256, time)
+      const token = await createSession(tx, { userId, projectId: project.id, deviceIdSha256 }, time)
       return { kind: 'signed_in' as const, userId, token }
     })
     if (outcome.kind === 'gone') throw loginExpired()
+    if (outcome.kind === 'email') {
+      const { userId, email, action } = outcome
+      await limitSends(c, db, project.id, config.ipLimitScale)
+      if (action === 'VERIFY_DEVICE') {
+        await mailDeviceApproval(deps, config, { userId, project, email, deviceIdSha256, at: time })
+      } else {
+        await sendCode(
+          deps,
+          { projectId: project.id, purpose: 'login', email },
+          { at: time, mail: loginCodeMail },
+        )
+      }
+      const step: EmailStep = { action, email }
+      c.header('Cache-Control', 'no-store')
+      return c.json(step)
+    }
     const label = labelOf(row.provider)
     if (outcome.kind === 'failed') {
       throw new HttpError(
@@ -372,33 +430,35 @@ export function createSocialRoutes({
 
 /**
  * The user a provider login belongs to: by identity; else, when the provider
- * verified the email, the user with that email (the identity is linked);
- * else a new user, with the email only if it is verified and free.
+ * verified the email and is trusted to (`trustedEmail`), the user with that
+ * email, with `linkSubject` set: the identity is linked only once that email
+ * confirms it (SECURITY.md 23); else a new user with this identity, and the
+ * email only if it is verified, trusted and free.
  */
 async function findOrCreateUser(
   tx: Queryable,
   provider: OAuthProvider,
   profile: SocialProfile,
   at: At,
-): Promise<string> {
+): Promise<{ userId: string; linkSubject: string | null }> {
   const identity = { provider, subject: profile.subject }
+  // Two first logins of one identity at once make one user.
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    `identity:${provider}:${profile.subject}`,
+  ])
   const known = await findUserByIdentity(tx, provider, profile.subject)
-  if (known !== undefined) return known
-  const email = profile.emailVerified ? (profile.email ?? null) : null
+  if (known !== undefined) return { userId: known, linkSubject: null }
+  const email = trustedEmail(provider, profile) ?? null
   if (email !== null) {
     const owner = await findUserByEmail(tx, email)
-    if (owner !== undefined) {
-      await addIdentity(tx, { userId: owner, ...identity }, at)
-      return owner
-    }
+    if (owner !== undefined) return { userId: owner, linkSubject: profile.subject }
   }
   const created = await createUser(tx, { email, ...identity }, at)
-  if (created !== undefined) return created
-  // The email was taken meanwhile (a concurrent login): link to its owner.
+  if (created !== undefined) return { userId: created, linkSubject: null }
+  // The email was taken meanwhile (a concurrent login): its owner, once the email confirms it.
   const owner = email === null ? undefined : await findUserByEmail(tx, email)
   if (owner === undefined) throw new Error('a new user could not be created')
-  await addIdentity(tx, { userId: owner, ...identity }, at)
-  return owner
+  return { userId: owner, linkSubject: profile.subject }
 }
 
 async function readLogin(
@@ -408,7 +468,7 @@ async function readLogin(
 ): Promise<LoginRow | undefined> {
   const [row] = await db.query(
     `SELECT provider, project_id, device_id_sha256, code_verifier, nonce, user_id, error,
-            claim_sha256, completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
+            claim_sha256, link_subject, completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
             expires_at <= coalesce($2::timestamptz, now()) AS expired
      FROM social_logins WHERE state_sha256 = $1`,
     [stateSha256, at],
