@@ -14,11 +14,15 @@ export const ports = {
   mail: 5177,
   /** e2e only: a Farcaster relay stand-in (e2e/support/farcasterRelay.ts). */
   farcaster: 5178,
+  /** e2e only: the demo host again, on another port of 127.0.0.1: another origin on the same site. */
+  demoSameSite: 5180,
   anvil: 8545,
 } as const
 
 export const origins = {
   demo: `http://127.0.0.1:${ports.demo}`,
+  /** e2e only: the demo host on another origin of the demo's site (browsers share its storage partition). */
+  demoSameSite: `http://127.0.0.1:${ports.demoSameSite}`,
   /** The same demo host on another site, which the dev project does not allow. */
   evil: `http://evil.localhost:${ports.demo}`,
   widget: `http://widget.localhost:${ports.widget}`,
@@ -47,6 +51,13 @@ export const projects = {
       name: 'E2E Farcaster',
       allowedOrigins: [] as string[],
       socials: 'farcaster',
+    },
+    /** Two origins on one site (two ports of 127.0.0.1), both allowed: sessions per origin (SECURITY.md 9). */
+    {
+      id: 'porthole-e2e-same-site',
+      name: 'E2E two origins on one site',
+      allowedOrigins: [origins.demo, origins.demoSameSite] as string[],
+      socials: 'google',
     },
   ],
 } as const

@@ -208,6 +208,8 @@ async function main() {
 
   idp = await createOidcProvider({
     port: ports.idp,
+    // e2e: a test signs in a fresh "Google" account by naming its email in login_hint.
+    signUpByHint: e2e,
     clients: [
       {
         clientId: devSocialClient.clientId,
@@ -251,7 +253,7 @@ async function main() {
   await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
   await waitFor('secure frame', httpOk(`http://127.0.0.1:${ports.secure}/health`))
   // The demo host starts last: its /health answering means the whole stack is up.
-  await listen(
+  const demoHost = () =>
     createStaticServer({
       root: join(root, 'apps/demo'),
       transformHtml: (html, url) => {
@@ -264,9 +266,10 @@ async function main() {
           .replaceAll('__PROJECT_ID__', projectId)
           .replaceAll(' data-siwx="__SIWX__"', siwx ? ` data-siwx="${siwx}"` : '')
       },
-    }),
-    ports.demo,
-  )
+    })
+  // e2e: a second origin on the demo's site, for sessions scoped by origin (SECURITY.md 9).
+  if (e2e) await listen(demoHost(), ports.demoSameSite)
+  await listen(demoHost(), ports.demo)
 
   console.log(`
 Porthole is running (Ctrl-C stops it):

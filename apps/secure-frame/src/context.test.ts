@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ancestorOrigin } from './context.js'
+import { ancestorOrigin, sessionOrigin } from './context.js'
 
 /** A `DOMStringList` as `location.ancestorOrigins` gives it, nearest ancestor first. */
 function list(...origins: string[]): DOMStringList {
@@ -25,5 +25,32 @@ describe('inv-08 ancestorOrigin', () => {
   test('is unknown without ancestorOrigins (Firefox) or with only the widget above', () => {
     expect(ancestorOrigin(undefined)).toBeUndefined()
     expect(ancestorOrigin(list('http://widget.localhost:5171'))).toBeUndefined()
+  })
+})
+
+describe('inv-09 sessionOrigin', () => {
+  const widget = 'http://widget.localhost:5171'
+
+  test('is the widget’s parent as the browser reports it, over what the widget says', () => {
+    expect(sessionOrigin(list(widget, 'https://a.example.com'), 'https://b.example.com')).toBe(
+      'https://a.example.com',
+    )
+    // A host nested in another page: the host that embeds the widget.
+    expect(sessionOrigin(list(widget, 'https://a.example.com', 'https://top.example'), null)).toBe(
+      'https://a.example.com',
+    )
+  })
+
+  test('without ancestorOrigins (Firefox), the handshake origin the widget passed', () => {
+    expect(sessionOrigin(undefined, 'https://a.example.com')).toBe('https://a.example.com')
+  })
+
+  test.each([
+    ['an opaque origin from the browser', list(widget, 'null'), 'https://a.example.com'],
+    ['no origin at all', undefined, null],
+    ['a widget value that is no origin', undefined, 'https://a.example.com/path'],
+    ['a non-http origin', undefined, 'chrome-extension://abc'],
+  ])('is unknown for %s (the session then stays in memory)', (_, ancestors, fromWidget) => {
+    expect(sessionOrigin(ancestors, fromWidget)).toBeUndefined()
   })
 })

@@ -1,9 +1,11 @@
 /**
  * The handlers' context in the browser: the API at `apiUrl` for the project
  * named in the frame's own URL (`?projectId=`), the frame's IndexedDB (memory
- * when blocked), the approval UI, and the browser's word on the host origin.
+ * when blocked) with the session scoped to the host's origin and the project
+ * (SECURITY.md 9), the approval UI, and the browser's word on the host origin.
  */
 
+import * as Origin from '@porthole/protocol/Origin'
 import { createApi } from './api.js'
 import { requestApproval } from './approval/index.js'
 import { apiUrl } from './config.js'
@@ -23,11 +25,32 @@ export function ancestorOrigin(list: DOMStringList | undefined): string | undefi
   return list.item(list.length - 1) ?? undefined
 }
 
+/**
+ * The origin of the page that embeds the widget (the widget's parent), whose
+ * session this frame keeps: the second of `location.ancestorOrigins` (the
+ * first is the widget). Without it (Firefox), the origin the widget's
+ * handshake saw, which the widget puts in this frame's URL (`?hostOrigin=`).
+ * `undefined` when neither is a plain http(s) origin: the session then lives
+ * in memory only.
+ */
+export function sessionOrigin(
+  list: DOMStringList | undefined,
+  fromWidget: string | null,
+): string | undefined {
+  const host = list && list.length >= 2 ? list.item(1) : null
+  if (host !== null) return Origin.parse(host) ? host : undefined
+  return fromWidget !== null && Origin.parse(fromWidget) ? fromWidget : undefined
+}
+
 export function createBrowserContext(): Context {
-  const projectId = new URLSearchParams(location.search).get('projectId') ?? ''
+  const query = new URLSearchParams(location.search)
+  const projectId = query.get('projectId') ?? ''
+  const origin = sessionOrigin(location.ancestorOrigins, query.get('hostOrigin'))
   return {
     api: createApi({ apiUrl, projectId }),
-    storage: createStorage(withFallback(createIndexedDbBackend())),
+    storage: createStorage(withFallback(createIndexedDbBackend()), {
+      scope: origin === undefined || projectId === '' ? undefined : { origin, projectId },
+    }),
     memory: createMemory(),
     requestApproval,
     ancestorOrigin: () => ancestorOrigin(location.ancestorOrigins),

@@ -1,10 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { ApiError } from '../api.js'
+import type { MemoryApi } from '../internal/memoryApi.js'
 import { createTestContext, loginWithEmail } from '../internal/testContext.js'
-import { createMemoryBackend } from '../wallet/storage.js'
+import { createMemoryBackend, createStorage } from '../wallet/storage.js'
 import { connectDevice } from './connectDevice.js'
 import { connectEmail } from './connectEmail.js'
 import { connectOtp } from './connectOtp.js'
+import { getUser } from './getUser.js'
+import { isConnected } from './isConnected.js'
+import { signOut } from './signOut.js'
 
 const email = 'ada@example.com'
 const handlers = { connectEmail, connectOtp }
@@ -146,4 +150,47 @@ describe('connectDevice', () => {
     api.failNext('deviceStatus', new ApiError(400, 'expired', 'The approval link has expired'))
     await expect(waiting).rejects.toMatchObject({ message: 'The approval link has expired' })
   })
+})
+
+describe('inv-09 a session belongs to the host origin and project it was made on', () => {
+  /** A frame for `origin` and `projectId` over one browser partition's records. */
+  const frameFor = (
+    api: MemoryApi,
+    backend: ReturnType<typeof createMemoryBackend>,
+    origin: string,
+    projectId: string,
+  ) =>
+    createTestContext({
+      api,
+      backend,
+      storage: createStorage(backend, { scope: { origin, projectId } }),
+    })
+
+  test.each([
+    ['another origin of the same site', 'https://b.example.com', 'porthole-dev'],
+    ['another project on the same origin', 'https://a.example.com', 'another-project'],
+  ])(
+    '%s: the same email needs its code, on the same device, for the same wallet',
+    async (_, origin, projectId) => {
+      const api = createTestContext().api
+      const backend = createMemoryBackend()
+      const a = frameFor(api, backend, 'https://a.example.com', 'porthole-dev')
+      await loginWithEmail(a, email, handlers)
+      const b = frameFor(api, backend, origin, projectId)
+
+      // Not A's session (CONNECT), and not a new device (VERIFY_DEVICE): a code.
+      expect(await isConnected(b)).toEqual({ isConnected: false })
+      await expect(getUser({}, b)).rejects.toMatchObject({ code: 4100 })
+      await expect(connectEmail({ email }, b)).resolves.toEqual({ action: 'VERIFY_OTP' })
+      await connectOtp({ otp: api.codeFor(email) ?? '' }, b)
+      expect((await b.storage.getUser())?.addresses).toEqual((await a.storage.getUser())?.addresses)
+      expect(await b.storage.getToken()).not.toBe(await a.storage.getToken())
+
+      // Signing out on B leaves A signed in.
+      await signOut(b)
+      expect(await isConnected(b)).toEqual({ isConnected: false })
+      expect(await isConnected(a)).toEqual({ isConnected: true })
+      expect((await getUser({}, a)).email).toBe(email)
+    },
+  )
 })

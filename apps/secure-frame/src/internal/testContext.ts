@@ -13,7 +13,9 @@ export function createTestContext(overrides: Partial<TestContext> = {}): TestCon
   const refuse: RequestApproval = () => Promise.reject(new Error('No approval expected'))
   return {
     api: createMemoryApi(),
-    storage: createStorage(backend),
+    storage: createStorage(backend, {
+      scope: { origin: 'https://host.example', projectId: 'porthole-dev' },
+    }),
     memory: createMemory(),
     requestApproval: refuse,
     ancestorOrigin: () => 'https://host.example',

@@ -6,10 +6,14 @@ import {
   createMemoryBackend,
   createRandomId,
   createStorage,
+  type SessionScope,
+  toScopeKey,
   withFallback,
 } from './storage.js'
 
 const token = 'a'.repeat(43)
+const scope: SessionScope = { origin: 'https://a.example.com', projectId: 'porthole-dev' }
+const tokenRecord = `token:${toScopeKey(scope)}`
 const share = 'AQIDBAUGBwgJCgsMDQ4PEBE='
 const user = {
   id: 'user-1',
@@ -42,7 +46,7 @@ describe('createRandomId', () => {
 describe('inv-11 createStorage', () => {
   test('the wrapping key is a non-extractable AES-GCM CryptoKey, stored as the key object', async () => {
     const backend = createMemoryBackend()
-    await createStorage(backend).setToken(token)
+    await createStorage(backend, { scope }).setToken(token)
     const key = backend.records.get('wrappingKey')
     expect(key).toBeInstanceOf(CryptoKey)
     expect((key as CryptoKey).extractable).toBe(false)
@@ -52,7 +56,7 @@ describe('inv-11 createStorage', () => {
 
   test('the device share, token and device id are stored sealed, never in plaintext', async () => {
     const backend = createMemoryBackend()
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     const deviceId = await storage.getDeviceId()
     await storage.setToken(token)
     await storage.setDeviceShare(user.id, share)
@@ -65,7 +69,7 @@ describe('inv-11 createStorage', () => {
 
   test('a sealed record copied under another name does not open', async () => {
     const backend = createMemoryBackend()
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     await storage.setDeviceShare('user-a', share)
     backend.records.set('deviceShare:user-b', backend.records.get('deviceShare:user-a'))
     expect(await storage.getDeviceShare('user-a')).toBe(share)
@@ -74,30 +78,30 @@ describe('inv-11 createStorage', () => {
 
   test('a tampered record, or one sealed under a lost key, reads as missing', async () => {
     const backend = createMemoryBackend()
-    await createStorage(backend).setToken(token)
-    const sealed = backend.records.get('token') as { iv: Uint8Array; data: ArrayBuffer }
+    await createStorage(backend, { scope }).setToken(token)
+    const sealed = backend.records.get(tokenRecord) as { iv: Uint8Array; data: ArrayBuffer }
     const data = new Uint8Array(sealed.data.slice(0))
     data[0] = (data[0] ?? 0) ^ 1
-    backend.records.set('token', { iv: sealed.iv, data: data.buffer })
-    expect(await createStorage(backend).getToken()).toBeUndefined()
+    backend.records.set(tokenRecord, { iv: sealed.iv, data: data.buffer })
+    expect(await createStorage(backend, { scope }).getToken()).toBeUndefined()
 
     const other = createMemoryBackend()
-    await createStorage(other).setToken(token)
+    await createStorage(other, { scope }).setToken(token)
     other.records.delete('wrappingKey')
-    expect(await createStorage(other).getToken()).toBeUndefined()
+    expect(await createStorage(other, { scope }).getToken()).toBeUndefined()
   })
 })
 
 describe('createStorage', () => {
   test('round-trips the session, the share, the user and the chain', async () => {
     const backend = createMemoryBackend()
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     await storage.setToken(token)
     await storage.setDeviceShare(user.id, share)
     await storage.setUser(user)
     await storage.setChainId('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')
     // A new page over the same records.
-    const again = createStorage(backend)
+    const again = createStorage(backend, { scope })
     expect(await again.getToken()).toBe(token)
     expect(await again.getDeviceShare(user.id)).toBe(share)
     expect(await again.getDeviceShare('someone-else')).toBeUndefined()
@@ -108,16 +112,16 @@ describe('createStorage', () => {
   test('the device id is made once and kept across pages', async () => {
     const backend = createMemoryBackend()
     const [a, b] = await Promise.all([
-      createStorage(backend).getDeviceId(),
-      createStorage(backend).getDeviceId(),
+      createStorage(backend, { scope }).getDeviceId(),
+      createStorage(backend, { scope }).getDeviceId(),
     ])
-    const first = await createStorage(backend).getDeviceId()
+    const first = await createStorage(backend, { scope }).getDeviceId()
     expect(a).toBe(b)
     expect(first).toBe(a)
   })
 
   test('clearSession forgets the token and user but keeps the device id and share', async () => {
-    const storage = createStorage(createMemoryBackend())
+    const storage = createStorage(createMemoryBackend(), { scope })
     const deviceId = await storage.getDeviceId()
     await storage.setToken(token)
     await storage.setUser(user)
@@ -136,14 +140,90 @@ describe('createStorage', () => {
     ['a chain', (s: ReturnType<typeof createStorage>) => s.setChainId('mainnet')],
   ])('inv-18 refuses to store a malformed %s', async (_, write) => {
     const backend = createMemoryBackend()
-    await expect(write(createStorage(backend))).rejects.toThrow()
+    await expect(write(createStorage(backend, { scope }))).rejects.toThrow()
     expect([...backend.records.keys()].filter((name) => name !== 'wrappingKey')).toEqual([])
   })
 
   test('inv-18 a malformed cached user reads as missing', async () => {
     const backend = createMemoryBackend()
-    backend.records.set('user', { ...user, __proto__: { admin: true }, extra: 'x' })
-    expect(await createStorage(backend).getUser()).toBeUndefined()
+    backend.records.set(`user:${toScopeKey(scope)}`, {
+      ...user,
+      __proto__: { admin: true },
+      extra: 'x',
+    })
+    expect(await createStorage(backend, { scope }).getUser()).toBeUndefined()
+  })
+})
+
+describe('inv-09 sessions are scoped to the host origin and project', () => {
+  /** Two origins of one site, and another project on the first: one browser partition. */
+  const sameSite: SessionScope = { origin: 'https://b.example.com', projectId: 'porthole-dev' }
+  const otherProject: SessionScope = { ...scope, projectId: 'another-project' }
+
+  test.each([
+    ['another origin on the same site', sameSite],
+    ['another project on the same origin', otherProject],
+  ])('%s does not see the session; the device and its share are the same', async (_, other) => {
+    const backend = createMemoryBackend()
+    const a = createStorage(backend, { scope })
+    await a.setToken(token)
+    await a.setUser(user)
+    await a.setChainId('eip155:8453')
+    await a.setDeviceShare(user.id, share)
+
+    const b = createStorage(backend, { scope: other })
+    expect(await b.getToken()).toBeUndefined()
+    expect(await b.getUser()).toBeUndefined()
+    expect(await b.getChainId()).toBeUndefined()
+    expect(await b.getDeviceId()).toBe(await a.getDeviceId())
+    expect(await b.getDeviceShare(user.id)).toBe(share)
+
+    // B's own session, and its sign-out, leave A's alone.
+    await b.setToken('b'.repeat(43))
+    await b.clearSession()
+    expect(await a.getToken()).toBe(token)
+    expect(await a.getUser()).toEqual(user)
+  })
+
+  test('a session record copied under another scope does not open', async () => {
+    const backend = createMemoryBackend()
+    await createStorage(backend, { scope }).setToken(token)
+    backend.records.set(`token:${toScopeKey(sameSite)}`, backend.records.get(tokenRecord))
+    expect(await createStorage(backend, { scope: sameSite }).getToken()).toBeUndefined()
+  })
+
+  test('scope keys cannot collide, whatever the origin and project hold', () => {
+    expect(toScopeKey({ origin: 'https://a.example', projectId: 'b c' })).not.toBe(
+      toScopeKey({ origin: 'https://a.example b', projectId: 'c' }),
+    )
+  })
+
+  test('without a scope the session stays in memory: nothing of it is stored', async () => {
+    const backend = createMemoryBackend()
+    const storage = createStorage(backend)
+    await storage.setToken(token)
+    await storage.setUser(user)
+    expect(await storage.getToken()).toBe(token)
+    expect(await storage.getUser()).toEqual(user)
+    expect([...backend.records.keys()].filter((name) => name !== 'wrappingKey')).toEqual([])
+    expect(await createStorage(backend).getToken()).toBeUndefined()
+  })
+
+  test('an unscoped session of an earlier version is deleted, never used', async () => {
+    const backend = createMemoryBackend()
+    const old = createStorage(backend, { scope })
+    await old.setToken(token)
+    // What an earlier version kept, for whichever host it served.
+    backend.records.set('token', backend.records.get(tokenRecord))
+    backend.records.set('user', user)
+    backend.records.set('chainId', 'eip155:1')
+    backend.records.delete(tokenRecord)
+    const storage = createStorage(backend, { scope: sameSite })
+    expect(await storage.getToken()).toBeUndefined()
+    expect(await storage.getUser()).toBeUndefined()
+    expect(backend.records.has('token')).toBe(false)
+    expect(backend.records.has('user')).toBe(false)
+    expect(backend.records.has('chainId')).toBe(false)
   })
 })
 
@@ -159,7 +239,7 @@ describe('inv-16 storage', () => {
   test('blocked storage falls back to memory for the page, and the frame keeps working', async () => {
     const onFallback = vi.fn()
     const backend = withFallback(blocked(), onFallback)
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     const deviceId = await storage.getDeviceId()
     await storage.setToken(token)
     await storage.setDeviceShare(user.id, share)
@@ -181,7 +261,7 @@ describe('inv-16 storage', () => {
       delete: (key) => (fail ? Promise.reject(new Error('gone')) : memory.delete(key)),
     }
     const backend = withFallback(flaky)
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     await storage.setToken(token)
     expect(backend.persistent).toBe(true)
     fail = true
@@ -211,7 +291,7 @@ describe('inv-16 storage', () => {
     ['open() never answers', () => ({ open: () => ({}) }) as unknown as IDBFactory],
   ])('IndexedDB that fails (%s) leaves a working memory-only storage', async (_, factory) => {
     const backend = withFallback(createIndexedDbBackend({ factory, openTimeout: 20 }))
-    const storage = createStorage(backend)
+    const storage = createStorage(backend, { scope })
     await expect(storage.getToken()).resolves.toBeUndefined()
     await storage.setToken(token)
     expect(await storage.getToken()).toBe(token)

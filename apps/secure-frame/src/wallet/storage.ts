@@ -4,11 +4,22 @@
  *
  * - `wrappingKey`: a non-extractable AES-GCM CryptoKey, stored as the
  *   CryptoKey object (the browser keeps its bytes out of reach of script);
- * - `deviceId`, `token`, `deviceShare:<userId>`: each `{ iv, data }`, AES-GCM
- *   under that key, with the record's name as additional data so a record
- *   copied under another name does not decrypt;
- * - `user`: the cached user (id, email, addresses), plain: not secret;
- * - `chainId`: the network last chosen, plain.
+ * - `deviceId`, `deviceShare:<userId>`: the device, one per browser
+ *   partition, whatever host it serves;
+ * - `token:<scope>`: the session, one per host origin and project;
+ * - the secrets (`deviceId`, `deviceShare:…`, `token:…`) each `{ iv, data }`,
+ *   AES-GCM under that key, with the record's name as additional data so a
+ *   record copied under another name (or scope) does not decrypt;
+ * - `user:<scope>`: the cached user (id, email, addresses), plain: not secret;
+ * - `chainId:<scope>`: the network last chosen there, plain.
+ *
+ * Sessions are scoped (SECURITY.md 9): the browser partitions this storage by
+ * top-level *site*, so two origins on one site (two subdomains, two ports)
+ * or two projects on one origin would otherwise share one session. `<scope>`
+ * is the host's origin, as the browser reports it, and the project. The
+ * device and its shares are not scoped: the same device, approved once, is
+ * known on every host; each host still needs its own login. Without a scope
+ * (the host's origin unknown) the session lives in the page's memory only.
  *
  * A backend that throws (blocked storage, a SecurityError, a quota) never
  * crashes the frame: the store falls back to memory for the page's lifetime,
@@ -168,18 +179,35 @@ const Sealed = z.strictObject({
   data: z.instanceof(ArrayBuffer),
 })
 
+/** Whose session the storage keeps: the host's origin (from the browser) and the project. */
+export type SessionScope = { origin: string; projectId: string }
+
+/** The records' suffix for `scope`: unambiguous whatever the origin and project hold. */
+export function toScopeKey(scope: SessionScope): string {
+  return JSON.stringify([scope.origin, scope.projectId])
+}
+
+/** The unscoped session records of earlier versions: dropped, never read. */
+const legacySessionRecords = ['token', 'user', 'chainId'] as const
+
+export type StorageOptions = {
+  /** The session's host origin and project; without one, the session is kept in memory only. */
+  scope?: SessionScope | undefined
+}
+
 export type Storage = {
   /** This frame's device id, made (128 random bits, base64url) on first use. */
   getDeviceId(): Promise<string>
   getDeviceShare(userId: string): Promise<string | undefined>
   setDeviceShare(userId: string, share: string): Promise<void>
+  /** The session of this scope (host origin and project), and its cached user and network. */
   getToken(): Promise<string | undefined>
   setToken(token: string): Promise<void>
   getUser(): Promise<CachedUser | undefined>
   setUser(user: CachedUser): Promise<void>
   getChainId(): Promise<string | undefined>
   setChainId(chainId: string): Promise<void>
-  /** Forgets the session (token and cached user); keeps the device id and device shares. */
+  /** Forgets this scope's session (token and cached user); keeps the device id and device shares. */
   clearSession(): Promise<void>
 }
 
@@ -191,8 +219,26 @@ export function createRandomId(): string {
   return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(16)))
 }
 
-/** The frame's storage over `backend`, its secrets sealed under a non-extractable key. */
-export function createStorage(backend: Backend): Storage {
+/**
+ * The frame's storage over `backend`, its secrets sealed under a
+ * non-extractable key, its session records under `scope`.
+ */
+export function createStorage(backend: Backend, options: StorageOptions = {}): Storage {
+  const scoped = options.scope === undefined ? undefined : toScopeKey(options.scope)
+  // Without a scope the session is never written where another host could find it.
+  const sessions = scoped === undefined ? createMemoryBackend() : backend
+  const inScope = (record: 'token' | 'user' | 'chainId') =>
+    scoped === undefined ? record : `${record}:${scoped}`
+  let legacyDropped: Promise<void> | undefined
+  /** Session records go through here: the unscoped ones of earlier versions are deleted first. */
+  const session = async () => {
+    legacyDropped ??= Promise.all(legacySessionRecords.map((name) => backend.delete(name))).then(
+      () => undefined,
+    )
+    await legacyDropped
+    return sessions
+  }
+
   let key: Promise<CryptoKey> | undefined
   const wrappingKey = () => {
     key ??= (async () => {
@@ -229,8 +275,8 @@ export function createStorage(backend: Backend): Storage {
     plain.fill(0)
     return { iv, data }
   }
-  const seal = async (name: string, value: string) => {
-    await backend.set(name, await sealRecord(name, value))
+  const seal = async (name: string, value: string, target: Backend = backend) => {
+    await target.set(name, await sealRecord(name, value))
   }
 
   const openRecord = async <schema extends z.ZodType<string>>(
@@ -257,11 +303,14 @@ export function createStorage(backend: Backend): Storage {
     plain.fill(0)
     return parsed.success ? parsed.data : undefined
   }
-  const open = async <schema extends z.ZodType<string>>(name: string, schema: schema) =>
-    openRecord(name, await backend.get(name), schema)
+  const open = async <schema extends z.ZodType<string>>(
+    name: string,
+    schema: schema,
+    source: Backend = backend,
+  ) => openRecord(name, await source.get(name), schema)
 
-  const read = async <schema extends z.ZodType>(name: string, schema: schema) => {
-    const parsed = schema.safeParse(await backend.get(name))
+  const read = async <schema extends z.ZodType>(name: string, schema: schema, source: Backend) => {
+    const parsed = schema.safeParse(await source.get(name))
     return parsed.success ? (parsed.data as z.infer<schema>) : undefined
   }
 
@@ -294,15 +343,17 @@ export function createStorage(backend: Backend): Storage {
     },
     getDeviceShare: (userId) => open(shareKey(userId), Share),
     setDeviceShare: async (userId, share) => seal(shareKey(userId), Share.parse(share)),
-    getToken: () => open('token', Token),
-    setToken: async (token) => seal('token', Token.parse(token)),
-    getUser: () => read('user', CachedUser),
-    setUser: async (user) => backend.set('user', CachedUser.parse(user)),
-    getChainId: () => read('chainId', ChainId),
-    setChainId: async (chainId) => backend.set('chainId', ChainId.parse(chainId)),
+    getToken: async () => open(inScope('token'), Token, await session()),
+    setToken: async (token) => seal(inScope('token'), Token.parse(token), await session()),
+    getUser: async () => read(inScope('user'), CachedUser, await session()),
+    setUser: async (user) => (await session()).set(inScope('user'), CachedUser.parse(user)),
+    getChainId: async () => read(inScope('chainId'), ChainId, await session()),
+    setChainId: async (chainId) =>
+      (await session()).set(inScope('chainId'), ChainId.parse(chainId)),
     async clearSession() {
-      await backend.delete('token')
-      await backend.delete('user')
+      const target = await session()
+      await target.delete(inScope('token'))
+      await target.delete(inScope('user'))
     },
   }
 }

@@ -100,15 +100,27 @@ export function showSecureFrame(slot: FrameSlot | null): void {
   iframe.hidden = false
 }
 
-export function secureFrameSrc(projectId: string, baseUrl: string = secureFrameUrl): string {
+/**
+ * The frame's URL: the project, and the host's origin as the handshake saw
+ * it, under which the frame keeps the session (SECURITY.md 9) where the
+ * browser does not report it (`location.ancestorOrigins`, absent in Firefox).
+ */
+export function secureFrameSrc(
+  projectId: string,
+  baseUrl: string = secureFrameUrl,
+  hostOrigin?: string | null,
+): string {
   const url = new URL(`${baseUrl}/`)
   url.searchParams.set('projectId', projectId)
+  if (hostOrigin) url.searchParams.set('hostOrigin', hostOrigin)
   return url.href
 }
 
 export type MountSecureFrameParameters = {
   container: HTMLElement
   projectId: string
+  /** The verified host's origin, from the handshake. */
+  hostOrigin?: string | null | undefined
   baseUrl?: string | undefined
   store?: Store<WidgetState> | undefined
   timeout?: number | undefined
@@ -120,12 +132,13 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
   const {
     container,
     projectId,
+    hostOrigin,
     baseUrl = secureFrameUrl,
     store = defaultStore,
     timeout = iframeLoadTimeout,
     readyDelay = frameReadyDelay,
   } = parameters
-  const src = secureFrameSrc(projectId, baseUrl)
+  const src = secureFrameSrc(projectId, baseUrl, hostOrigin)
   const origin = new URL(src).origin
   let channel: SecureChannel | null = null
   let handshake: AbortController | null = null
