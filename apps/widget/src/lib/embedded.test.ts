@@ -9,6 +9,7 @@ import {
   loginWithEmail,
   verifyOtp,
 } from './embedded.js'
+import { popupName } from './social.js'
 import { storage } from './storage.js'
 
 afterEach(() => clearEmailLogin())
@@ -79,4 +80,12 @@ describe('input checks', () => {
       await expect(verifyOtp(otp)).rejects.toThrow('Enter the 6 digits of the code')
     },
   )
+})
+
+describe('inv-15 the social login window’s name', () => {
+  test('is fresh and unguessable for every login, never the old fixed one', () => {
+    const names = new Set(Array.from({ length: 20 }, popupName))
+    expect(names.size).toBe(20)
+    for (const name of names) expect(name).toMatch(/^porthole-social-[0-9a-f-]{36}$/)
+  })
 })

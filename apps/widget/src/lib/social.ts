@@ -33,6 +33,15 @@ export const socialStore = createStore<SocialState>({ provider: null, status: 'i
 export const popupClosedGrace = 3_000
 const popupFeatures = 'popup,width=480,height=680'
 
+/**
+ * A fresh, unguessable name for each login's window: under a fixed one, the
+ * host could open a window of that name first, or look the login window up
+ * by it while it runs (`window.open('', name)`) and navigate it (SECURITY.md 15).
+ */
+export function popupName(): string {
+  return `porthole-social-${crypto.randomUUID()}`
+}
+
 let attempt = 0
 let current: AbortController | null = null
 
@@ -49,7 +58,7 @@ export function cancelSocialLogin(): void {
  */
 export function startSocialLogin(provider: SocialProvider): void {
   cancelSocialLogin()
-  const popup = window.open('about:blank', 'porthole-social', popupFeatures)
+  const popup = window.open('about:blank', popupName(), popupFeatures)
   const id = attempt
   const controller = new AbortController()
   current = controller
