@@ -166,12 +166,23 @@ test.describe('social login', () => {
     const { address } = await hostState(page)
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
 
-    // Another browser: the provider's login verifies the device, and the wallet is the same.
+    // Another browser: the account has the email Google verified, so a device it has not
+    // used needs that email's approval and code (SECURITY.md 23); the wallet is the same.
     const context = await browser.newContext()
     const other = await context.newPage()
     await openHost(other)
     await openModal(other)
+    // The stand-in's default user (e2e/support/oidcProvider.ts).
+    const googleEmail = 'alice@example.com'
+    const since = await mailCount()
     await widget(other).getByRole('button', { name: 'Google' }).click()
+    await expect(widget(other).getByText('Approve this device', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    })
+    await approveDevice(context, await waitForApprovalLink(googleEmail, since))
+    await widget(other)
+      .getByLabel('Code from the email')
+      .fill(await waitForCode(googleEmail, since))
     await expect
       .poll(async () => (await hostState(other)).address, { timeout: 30_000 })
       .toBe(address)

@@ -138,19 +138,22 @@ export function createApi({
     return parsed.data
   }
 
-  /** A login collected by polling: `undefined` while 202 pending, then the login result. */
+  /**
+   * A login collected by polling: `undefined` while 202 pending, then the
+   * login result, or the step the account's email must take first (SECURITY.md 23).
+   */
   const loginResult = async (
     path: string,
     body: unknown,
     signal: AbortSignal | undefined,
-  ): Promise<Embedded.LoginResult | undefined> => {
+  ): Promise<Embedded.IdentityLoginResponse | undefined> => {
     const { status, json } = await send({ method: 'POST', path, body, signal })
     if (status === 202) {
       if (Embedded.SocialPending.safeParse(json).success) return undefined
       throw new ApiError(0, 'invalid_response', invalidResponse(status))
     }
     if (status < 200 || status > 299) throw toApiError(status, json)
-    const parsed = Embedded.LoginResult.safeParse(json)
+    const parsed = Embedded.IdentityLoginResponse.safeParse(json)
     if (!parsed.success) throw new ApiError(0, 'invalid_response', invalidResponse(status))
     return parsed.data
   }

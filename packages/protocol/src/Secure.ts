@@ -94,7 +94,15 @@ export const secure = {
     connectOtp: { params: z.strictObject({ otp: Otp }), result: none },
     connectSocial: {
       params: z.strictObject({ uri: Url }),
-      result: z.strictObject({ user: User }),
+      /**
+       * The user, signed in; or, when the account's email must decide first
+       * (SECURITY.md 23), what was mailed to it: the login goes on as the
+       * email login of `email` (`connectDevice`, then `connectOtp`).
+       */
+      result: z.union([
+        z.strictObject({ user: User }),
+        z.strictObject({ action: z.enum(['VERIFY_DEVICE', 'VERIFY_OTP']), email: Email }),
+      ]),
     },
     getSocialRedirectUri: {
       params: z.strictObject({ provider: SocialProvider }),

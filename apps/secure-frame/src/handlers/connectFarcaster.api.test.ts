@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApi, type Fetch } from '../api.js'
 import { type Context, createMemory } from '../wallet/session.js'
 import { createMemoryBackend, createStorage } from '../wallet/storage.js'
+import { connectDevice } from './connectDevice.js'
 import { connectFarcaster } from './connectFarcaster.js'
+import { connectOtp } from './connectOtp.js'
 import { connectSocial } from './connectSocial.js'
+import { getUser } from './getUser.js'
 
 /**
  * The API's and the e2e support's modules, loaded at run time: `tsc` for
@@ -19,7 +22,12 @@ import { connectSocial } from './connectSocial.js'
  * in their own projects. The shapes below are the parts used.
  */
 type App = { request(url: string, init?: RequestInit, env?: unknown): Response | Promise<Response> }
-type TestDb = { db: unknown; config: unknown; close(): Promise<void> }
+type TestDb = {
+  db: { query(sql: string, params?: unknown[]): Promise<unknown[]> }
+  config: unknown
+  close(): Promise<void>
+}
+type Mailer = { link(to: string): URL; code(to: string): string }
 type Relay = { url: string; close(): Promise<void> }
 type Anvil = { url: string; stop(): Promise<void> }
 const load = async <module>(path: string) =>
@@ -30,7 +38,7 @@ const { createApp } = await load<{
 const { createTestDb } = await load<{
   createTestDb(overrides: Record<string, unknown>): Promise<TestDb>
 }>('../../../api/src/db/testing.ts')
-const { createMemoryMailer } = await load<{ createMemoryMailer(): unknown }>(
+const { createMemoryMailer } = await load<{ createMemoryMailer(): Mailer }>(
   '../../../api/src/embeddedTesting.ts',
 )
 const { createFarcasterRelay } = await load<{ createFarcasterRelay(): Promise<Relay> }>(
@@ -59,12 +67,16 @@ const { deployIdRegistry } = await load<{
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const CUSTODY_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 const OTHER_KEY: Hex = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6'
+/** Anvil's dev account 4: the custody of the fid whose account gains an email. */
+const EMAIL_CUSTODY_KEY: Hex = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a'
 const FID = 4242
+const EMAIL_FID = 4343
 
 let anvil: Anvil
 let relay: Relay
 let testDb: TestDb
 let app: App
+let mailer: Mailer
 let ipCounter = 0
 
 beforeAll(async () => {
@@ -73,7 +85,10 @@ beforeAll(async () => {
   const registry = await deployIdRegistry({
     rpcUrl: anvil.url,
     privateKey: OWNER_KEY,
-    register: [{ fid: FID, custody: privateKeyToAccount(CUSTODY_KEY).address }],
+    register: [
+      { fid: FID, custody: privateKeyToAccount(CUSTODY_KEY).address },
+      { fid: EMAIL_FID, custody: privateKeyToAccount(EMAIL_CUSTODY_KEY).address },
+    ],
   })
   testDb = await createTestDb({
     rpcUpstreams: { 'eip155:31337': anvil.url },
@@ -81,7 +96,8 @@ beforeAll(async () => {
     farcasterChain: 'eip155:31337',
     farcasterIdRegistry: registry.address,
   })
-  app = createApp({ config: testDb.config, db: testDb.db, mailer: createMemoryMailer() })
+  mailer = createMemoryMailer()
+  app = createApp({ config: testDb.config, db: testDb.db, mailer })
 }, 120_000)
 
 afterAll(async () => {
@@ -96,7 +112,10 @@ function frame(): Context & { paths: string[] } {
   const paths: string[] = []
   const fetch: Fetch = async (url, init) => {
     paths.push(new URL(url).pathname)
-    return app.request(url, init, { incoming: { socket: { remoteAddress: ip } } })
+    // What the browser adds to the frame's requests: its origin.
+    const headers = new Headers(init?.headers)
+    headers.set('origin', 'http://secure.localhost:5172')
+    return app.request(url, { ...init, headers }, { incoming: { socket: { remoteAddress: ip } } })
   }
   return {
     api: createApi({ apiUrl: 'http://api.test', projectId: 'porthole-dev', fetch }),
@@ -121,6 +140,20 @@ async function polled(context: { paths: string[] }) {
     await new Promise((resolve) => setTimeout(resolve, 5))
 }
 
+/** The answer of a login that signed in (not one the account's email must decide first). */
+function signedIn(result: Awaited<ReturnType<typeof connectSocial>>) {
+  if (!('user' in result)) throw new Error(`The login was not signed in: ${result.action}`)
+  return result
+}
+
+/** A Farcaster login of `fid` on `context`, signed by `key` in the Farcaster app. */
+async function farcasterLogin(context: Context, fid: number, key: Hex) {
+  const { url } = await connectFarcaster(context)
+  const login = connectSocial({ uri: url }, context, call())
+  await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: key, fid })
+  return login
+}
+
 describe('connectFarcaster and connectSocial against the API', () => {
   test('the relay link; pending until the app signs; then the wallet unlocks; another device restores it', async () => {
     const first = frame()
@@ -135,7 +168,7 @@ describe('connectFarcaster and connectSocial against the API', () => {
       fid: FID,
     })
     expect(signed.status).toBe(201)
-    const { user } = await login
+    const { user } = signedIn(await login)
     expect(user.email).toBeUndefined()
     expect(user.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     expect(await first.storage.getToken()).toBeDefined()
@@ -149,7 +182,7 @@ describe('connectFarcaster and connectSocial against the API', () => {
       privateKey: CUSTODY_KEY,
       fid: FID,
     })
-    const restored = await connectSocial({ uri: again.url }, second, call())
+    const restored = signedIn(await connectSocial({ uri: again.url }, second, call()))
     expect(restored.user.address).toBe(user.address)
   })
 
@@ -191,5 +224,42 @@ describe('connectFarcaster and connectSocial against the API', () => {
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect(context.paths.length).toBe(asked)
     expect(await context.storage.getToken()).toBeUndefined()
+  })
+})
+
+describe('inv-23 the account’s email decides a device it has not used', () => {
+  test('Farcaster on a new device of an account with an email unlocks nothing until the email approves; then the same wallet', async () => {
+    const first = frame()
+    const { user } = signedIn(await farcasterLogin(first, EMAIL_FID, EMAIL_CUSTODY_KEY))
+    const cached = await first.storage.getUser()
+    if (!cached) throw new Error('The first device holds no user')
+    // The account has added an email since (its own flow, tested in the API).
+    const email = `fid-${EMAIL_FID}-${ipCounter}@example.com`
+    await testDb.db.query('UPDATE users SET email = $2 WHERE id = $1', [cached.id, email])
+
+    const second = frame()
+    const answer = await farcasterLogin(second, EMAIL_FID, EMAIL_CUSTODY_KEY)
+    expect(answer).toEqual({ action: 'VERIFY_DEVICE', email })
+    // Nothing of the key reached this device, and no session.
+    expect(await second.storage.getToken()).toBeUndefined()
+    expect(await second.storage.getDeviceShare(cached.id)).toBeUndefined()
+    expect(second.memory.unlocked).toBeUndefined()
+    expect(second.paths).not.toContain('/wallet/v1/shares')
+
+    // The login goes on as the email's: its approval, then the code.
+    const waiting = connectDevice(second, call())
+    const link = mailer.link(email)
+    const approved = await app.request('http://api.test/auth/v1/device/approve', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://api.localhost:5173',
+      },
+      body: `token=${link.searchParams.get('token')}`,
+    })
+    expect(approved.status).toBe(200)
+    await waiting
+    await connectOtp({ otp: mailer.code(email) }, second)
+    expect((await getUser({}, second)).address).toBe(user.address)
   })
 })

@@ -33,6 +33,12 @@ describe('getSocialRedirectUri', () => {
   })
 })
 
+/** The answer of a login that signed in (not one the account's email must decide first). */
+function signedIn(result: Awaited<ReturnType<typeof connectSocial>>) {
+  if (!('user' in result)) throw new Error(`The login was not signed in: ${result.action}`)
+  return result
+}
+
 describe('connectSocial', () => {
   const done = (state: string, claim = 'C'.repeat(43), base = memoryApiUrl) =>
     `${base}/auth/v1/social/done?state=${state}&claim=${claim}`
@@ -43,7 +49,7 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const doneUri = context.api.completeSocial(stateOf(uri), 'ada@example.com')
-    const { user } = await connectSocial({ uri: doneUri }, context, call())
+    const { user } = signedIn(await connectSocial({ uri: doneUri }, context, call()))
     const addresses = context.api.users.get('ada@example.com')?.wallet?.addresses
     expect(user).toEqual({
       email: 'ada@example.com',
@@ -195,7 +201,7 @@ describe('connectFarcaster', () => {
     const login = connectSocial({ uri: url }, context, call())
     await new Promise((resolve) => setTimeout(resolve, 20))
     context.api.completeFarcaster(url, 77)
-    const { user } = await login
+    const { user } = signedIn(await login)
     expect(user.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     expect(context.api.calls.filter((c) => c.name === 'farcasterResult')[0]?.args[0]).toEqual({
       state,

@@ -1,5 +1,5 @@
 import type { HandlerContext } from '@porthole/protocol/Channel'
-import { Claim, type LoginResult, socialDonePath } from '@porthole/protocol/Embedded'
+import { Claim, type IdentityLoginResponse, socialDonePath } from '@porthole/protocol/Embedded'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import type { SecureSpec } from '@porthole/protocol/Secure'
 import { type Context, completeLogin, getChainId, poll, toSecureUser } from '../wallet/session.js'
@@ -22,6 +22,12 @@ export const notDoneUriMessage =
  * 15). For a Farcaster login (`connectFarcaster`) `uri` is the relay link it
  * answered. The API is asked every `pollInterval` until the login is there,
  * then the wallet is unlocked as after an email login.
+ *
+ * When the account's email must decide first (SECURITY.md 23: a device the
+ * account has not used, or an identity found by its email alone), the API
+ * opens no session: it mailed that email a device approval link or a code,
+ * and the answer says which. The login then goes on as the email login of
+ * that address (`connectDevice`, `connectOtp`); nothing is unlocked here.
  */
 export async function connectSocial(
   { uri }: Params,
@@ -47,9 +53,13 @@ export async function connectSocial(
 async function collect(
   context: Context,
   signal: AbortSignal,
-  ask: (stop: AbortSignal) => Promise<LoginResult | undefined>,
+  ask: (stop: AbortSignal) => Promise<IdentityLoginResponse | undefined>,
 ): Promise<Result> {
   const result = await poll(ask, { interval: context.pollInterval, signal })
+  if ('action' in result) {
+    context.memory.pendingEmail = result.email
+    return { action: result.action, email: result.email }
+  }
   const user = await completeLogin(context, result)
   return { user: toSecureUser(user, await getChainId(context)) }
 }

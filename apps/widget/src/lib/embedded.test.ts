@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import {
   checkEmail,
   clearEmailLogin,
+  continueWithEmail,
   emailLoginWait,
   LoginError,
   lastEmailLoginKey,
@@ -11,6 +12,7 @@ import {
 } from './embedded.js'
 import { popupName } from './social.js'
 import { storage } from './storage.js'
+import { store } from './store.js'
 
 afterEach(() => clearEmailLogin())
 
@@ -80,6 +82,27 @@ describe('input checks', () => {
       await expect(verifyOtp(otp)).rejects.toThrow('Enter the 6 digits of the code')
     },
   )
+})
+
+describe('inv-23 a social login the account’s email decides', () => {
+  test.each([
+    ['VERIFY_DEVICE', 'EmailVerifyDevice'],
+    ['VERIFY_OTP', 'EmailVerifyOtp'],
+  ] as const)('%s replaces the login’s view with %s, for that email', (action, view) => {
+    store.setState({ history: ['Connect', 'ConnectingSocial'], loginEmail: null })
+    continueWithEmail({ action, email: 'ada@example.com' }, 'ConnectingSocial')
+    expect(store.getState().history).toEqual(['Connect', view])
+    expect(store.getState().loginEmail).toBe('ada@example.com')
+    // A mail just went out: Resend waits its 30 s.
+    expect(emailLoginWait()).toBeGreaterThan(28)
+  })
+
+  test('a login whose view was left changes nothing', () => {
+    store.setState({ history: ['Connect'], loginEmail: null })
+    continueWithEmail({ action: 'VERIFY_DEVICE', email: 'ada@example.com' }, 'ConnectingFarcaster')
+    expect(store.getState().history).toEqual(['Connect'])
+    expect(store.getState().loginEmail).toBeNull()
+  })
 })
 
 describe('inv-15 the social login window’s name', () => {

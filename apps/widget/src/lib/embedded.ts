@@ -14,10 +14,11 @@ import type { SocialProvider } from '@porthole/protocol/Api'
 import { emailLoginCooldown } from '@porthole/protocol/Constants'
 import { ErrorCode, RpcError, TimeoutReason } from '@porthole/protocol/Errors'
 import * as Secure from '@porthole/protocol/Secure'
+import type { View } from '@porthole/protocol/Views'
 import { t } from './i18n.js'
 import { type SecureChannel, waitForSecureChannel } from './secureFrame.js'
 import { storage } from './storage.js'
-import { raiseAlert } from './store.js'
+import { currentView, raiseAlert, store } from './store.js'
 
 /** The local-storage key holding the time of the last email login request (ms since epoch). */
 export const lastEmailLoginKey = 'porthole.lastEmailLoginTime'
@@ -123,10 +124,36 @@ export function farcasterUrl(): Promise<string> {
   })
 }
 
-/** Waits for the social login that `uri` started to complete (the frame asks the API). */
-export function completeSocialLogin(uri: string, signal?: AbortSignal): Promise<Secure.User> {
-  return loginStep('connectSocial', async (channel, options) => {
-    const { user } = await channel.request('connectSocial', { uri }, { ...options, signal })
-    return user
-  })
+export type SocialLoginResult = Secure.SecureSpec['requests']['connectSocial']['result']
+
+/**
+ * Waits for the social or Farcaster login that `uri` started to complete (the
+ * frame asks the API): the user, signed in, or the step the account's email
+ * must take first (`continueWithEmail`).
+ */
+export function completeSocialLogin(uri: string, signal?: AbortSignal): Promise<SocialLoginResult> {
+  return loginStep('connectSocial', (channel, options) =>
+    channel.request('connectSocial', { uri }, { ...options, signal }),
+  )
+}
+
+/**
+ * A social or Farcaster login on a device the account has not used, or one
+ * that found the account by its email alone: the account's email decides
+ * (SECURITY.md 23). The frame's API mailed it an approval link
+ * (VERIFY_DEVICE) or a code (VERIFY_OTP); the login goes on as that email's,
+ * in the view for that step, which takes the place of `from` (Back returns to
+ * where the login began). A mail was just sent: Resend waits its 30 s.
+ */
+export function continueWithEmail(
+  step: Extract<SocialLoginResult, { action: string }>,
+  from: View,
+): void {
+  storage.setItem(lastEmailLoginKey, String(Date.now()))
+  const next = step.action === 'VERIFY_DEVICE' ? 'EmailVerifyDevice' : 'EmailVerifyOtp'
+  store.setState((state) =>
+    currentView(state) === from
+      ? { loginEmail: step.email, history: [...state.history.slice(0, -1), next] }
+      : {},
+  )
 }

@@ -10,7 +10,7 @@
  */
 import type { SocialProvider } from '@porthole/protocol/Api'
 import { SocialDoneMessage, socialDonePath } from '@porthole/protocol/Embedded'
-import { completeSocialLogin, socialRedirectUri } from './embedded.js'
+import { completeSocialLogin, continueWithEmail, socialRedirectUri } from './embedded.js'
 import { apiUrl } from './env.js'
 import { loadEvm } from './evm.js'
 import { t } from './i18n.js'
@@ -95,9 +95,15 @@ export function startSocialLogin(provider: SocialProvider): void {
       clearInterval(watch)
       clearTimeout(closedTimer)
       if (id !== attempt) return
-      await completeSocialLogin(doneUri, controller.signal)
+      const result = await completeSocialLogin(doneUri, controller.signal)
       if (id !== attempt) return
       popup.close()
+      if ('action' in result) {
+        // The account's email decides this device first (SECURITY.md 23).
+        socialStore.setState({ status: 'idle' })
+        continueWithEmail(result, 'ConnectingSocial')
+        return
+      }
       const evm = await loadEvm()
       await evm.connectEmbedded()
       socialStore.setState({ status: 'idle' })

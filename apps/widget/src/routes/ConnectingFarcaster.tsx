@@ -4,7 +4,7 @@ import { ErrorText } from '../components/ErrorText.js'
 import { CopyIcon } from '../components/Icons.js'
 import { QrCode } from '../components/QrCode.js'
 import { copyText } from '../lib/clipboard.js'
-import { completeSocialLogin, farcasterUrl } from '../lib/embedded.js'
+import { completeSocialLogin, continueWithEmail, farcasterUrl } from '../lib/embedded.js'
 import { evm } from '../lib/evm/index.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/router.js'
@@ -15,7 +15,9 @@ import { messageOf } from '../lib/walletErrors.js'
  * Sign In With Farcaster: the secure frame opens a channel at the Farcaster
  * relay (through the API) and gives its URL, shown here as a QR code and a
  * link for the Farcaster app. Once the app has signed, the frame (not the
- * widget) collects the result, and the embedded wallet connects.
+ * widget) collects the result, and the embedded wallet connects; or, on a
+ * device an account with an email has not used, the login goes on with that
+ * email's device approval (EmailVerifyDevice).
  */
 export function ConnectingFarcaster() {
   const [url, setUrl] = useState<string | null>(null)
@@ -34,8 +36,10 @@ export function ConnectingFarcaster() {
         const next = await farcasterUrl()
         if (controller.signal.aborted) return
         setUrl(next)
-        await completeSocialLogin(next, controller.signal)
+        const result = await completeSocialLogin(next, controller.signal)
         if (controller.signal.aborted) return
+        // An account with an email decides a device it has not used by that email (SECURITY.md 23).
+        if ('action' in result) return continueWithEmail(result, 'ConnectingFarcaster')
         await evm.connectEmbedded()
         router.closeFrom('ConnectingFarcaster')
       } catch (reason) {
