@@ -90,8 +90,6 @@ export const settled = (page: Page) =>
     ]),
   )
 
-export const approveButton = (page: Page) =>
-  secureFrame(page).getByRole('button', { name: 'Approve' })
 export const rejectButton = (page: Page) =>
   secureFrame(page).getByRole('button', { name: 'Reject' })
 
@@ -111,10 +109,20 @@ export async function approvalWindow(page: Page): Promise<Page> {
   return popup
 }
 
+/**
+ * Clicks Approve (once armed) or Reject in an approval window. The window
+ * closes itself on the decision, which may end the click's own bookkeeping:
+ * that is the expected outcome, not an error.
+ */
+export async function decideInWindow(popup: Page, decision: 'Approve' | 'Reject'): Promise<void> {
+  const button = popup.getByRole('button', { name: decision })
+  await expect(button).toBeEnabled()
+  await button.click().catch((error: unknown) => {
+    if (!popup.isClosed()) throw error
+  })
+}
+
 /** Approves the pending request as the visitor would: in its approval window, once Approve arms. */
 export async function approveInWindow(page: Page): Promise<void> {
-  const popup = await approvalWindow(page)
-  const approve = popup.getByRole('button', { name: 'Approve' })
-  await expect(approve).toBeEnabled()
-  await approve.click()
+  await decideInWindow(await approvalWindow(page), 'Approve')
 }

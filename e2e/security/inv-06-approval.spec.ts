@@ -11,6 +11,7 @@ import { verifyMessage } from 'viem'
 import {
   approvalWindow,
   approveInWindow,
+  decideInWindow,
   freshEmail,
   loginWithEmail,
   pendingOutcome,
@@ -88,7 +89,7 @@ test.describe('inv-06 approval', () => {
     await page.waitForTimeout(500)
     expect(await settled(page)).toBe(false)
 
-    await approve.click()
+    await decideInWindow(popup, 'Approve')
     const outcome = await pendingOutcome(page)
     expect(
       await verifyMessage({
@@ -142,7 +143,7 @@ test.describe('inv-06 approval', () => {
     const popup = await approvalWindow(page)
     await expect(popup.getByText('request B')).toBeVisible()
     await expect(popup.getByText('request A')).toHaveCount(0)
-    await popup.getByRole('button', { name: 'Reject' }).click()
+    await decideInWindow(popup, 'Reject')
     await expect.poll(async () => (await outcomes()).b).toEqual({ error: 4001 })
   })
 })

@@ -13,6 +13,7 @@ import type { Address, Hex } from 'viem'
 import { verifyMessage } from 'viem'
 import {
   approvalWindow,
+  decideInWindow,
   freshEmail,
   loginWithEmail,
   pendingOutcome,
@@ -141,7 +142,7 @@ test.describe('inv-07 clickjacking', () => {
     await expect(secureFrame(page).getByText('seen and approved')).toBeVisible()
     const popup = await approvalWindow(page)
     await expect(popup.getByText('seen and approved')).toBeVisible()
-    await popup.getByRole('button', { name: 'Approve' }).click()
+    await decideInWindow(popup, 'Approve')
     const outcome = await pendingOutcome(page)
     expect(
       await verifyMessage({

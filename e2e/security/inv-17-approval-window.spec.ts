@@ -9,6 +9,7 @@ import type { Address, Hex } from 'viem'
 import { verifyMessage } from 'viem'
 import {
   approvalWindow,
+  decideInWindow,
   freshEmail,
   loginWithEmail,
   pendingOutcome,
@@ -102,15 +103,13 @@ test.describe('inv-15 the approval window', () => {
 
     const first = await approvalWindow(page)
     await expect(first.getByText('first in line')).toBeVisible()
-    await first.getByRole('button', { name: 'Reject' }).click()
+    await decideInWindow(first, 'Reject')
     await expect.poll(async () => (await outcomes()).a).toEqual({ error: 4001 })
     expect((await outcomes()).b).toBeUndefined()
 
     const second = await approvalWindow(page)
     await expect(second.getByText('second in line')).toBeVisible()
-    const approve = second.getByRole('button', { name: 'Approve' })
-    await expect(approve).toBeEnabled()
-    await approve.click()
+    await decideInWindow(second, 'Approve')
     await expect.poll(async () => Object.keys(await outcomes()).sort()).toEqual(['a', 'b'])
     const { b } = (await outcomes()) as { b: { result: Hex } }
     expect(await verifyMessage({ address, message: 'second in line', signature: b.result })).toBe(
