@@ -217,9 +217,10 @@ function truncate(text: string, max = 64): string {
 
 /**
  * Refuses a browser request from any origin but `allowed` (403
- * `origin_not_allowed`, naming `what`). A request without an Origin header
- * (not from a browser's fetch) passes: CORS already keeps other origins from
- * reading answers; this also keeps them from starting or collecting logins.
+ * `origin_not_allowed`, naming `what`); a request without an Origin header
+ * passes here. A second line only: the app's `refuseCrossSite` middleware
+ * (`crossSite.ts`) has already refused, before any route, every listed
+ * endpoint's request from another origin or with none (SECURITY.md 21).
  */
 export function requireOrigin(c: Context, allowed: string, what: string): void {
   const origin = c.req.header('origin')
