@@ -126,3 +126,35 @@ export async function decideInWindow(popup: Page, decision: 'Approve' | 'Reject'
 export async function approveInWindow(page: Page): Promise<void> {
   await decideInWindow(await approvalWindow(page), 'Approve')
 }
+
+export type Outcomes = Record<string, { result: unknown } | { error: number | undefined }>
+
+/**
+ * Starts two `personal_sign` requests at once, `a` then `b`; returns a reader
+ * of their outcomes by name, filled in as each settles.
+ */
+export async function signBoth(
+  page: Page,
+  address: Address,
+  messages: { a: string; b: string },
+): Promise<() => Promise<Outcomes>> {
+  await page.evaluate(
+    ({ address, messages }) => {
+      const target = window as unknown as ProviderWindow & { outcomes: Outcomes }
+      target.outcomes = {}
+      for (const [name, message] of Object.entries(messages))
+        void target.Wallet.provider
+          .request({ method: 'personal_sign', params: [message, address] })
+          .then(
+            (result) => {
+              target.outcomes[name] = { result }
+            },
+            (error: { code?: number }) => {
+              target.outcomes[name] = { error: error.code }
+            },
+          )
+    },
+    { address, messages },
+  )
+  return () => page.evaluate(() => (window as unknown as { outcomes: Outcomes }).outcomes)
+}

@@ -20,6 +20,7 @@ import {
   secureFrame,
   secureFrameOf,
   settled,
+  signBoth,
   startRequest,
 } from '../embeddedFixtures.ts'
 import { openHost, origins } from '../fixtures.ts'
@@ -104,33 +105,7 @@ test.describe('inv-06 approval', () => {
     page,
   }) => {
     const address = await signedIn(page)
-    await page.evaluate(
-      ({ address, a, b }) => {
-        const target = window as unknown as {
-          Wallet: {
-            provider: { request(args: { method: string; params: unknown }): Promise<unknown> }
-          }
-          outcomes: Record<string, unknown>
-        }
-        target.outcomes = {}
-        const run = (name: string, message: string) =>
-          target.Wallet.provider
-            .request({ method: 'personal_sign', params: [message, address] })
-            .then(
-              (result) => {
-                target.outcomes[name] = { result }
-              },
-              (error: { code?: number }) => {
-                target.outcomes[name] = { error: error.code }
-              },
-            )
-        void run('a', a)
-        void run('b', b)
-      },
-      { address, a: hex('request A'), b: hex('request B') },
-    )
-    const outcomes = () =>
-      page.evaluate(() => (window as unknown as { outcomes: Record<string, unknown> }).outcomes)
+    const outcomes = await signBoth(page, address, { a: hex('request A'), b: hex('request B') })
 
     await expect(secureFrame(page).getByText('request A')).toBeVisible()
     await approveInWindow(page)

@@ -16,6 +16,7 @@ import {
   primaryButton,
   secureFrame,
   settled,
+  signBoth,
   startRequest,
 } from '../embeddedFixtures.ts'
 import { hostState, openHost } from '../fixtures.ts'
@@ -73,33 +74,10 @@ test.describe('inv-15 the approval window', () => {
 
   test('two requests wait in turn, each decided in its own window', async ({ page }) => {
     const address = await signedIn(page, 'queued')
-    await page.evaluate(
-      ({ address, a, b }) => {
-        const target = window as unknown as {
-          Wallet: {
-            provider: { request(args: { method: string; params: unknown }): Promise<unknown> }
-          }
-          outcomes: Record<string, unknown>
-        }
-        target.outcomes = {}
-        const run = (name: string, message: string) =>
-          target.Wallet.provider
-            .request({ method: 'personal_sign', params: [message, address] })
-            .then(
-              (result) => {
-                target.outcomes[name] = { result }
-              },
-              (error: { code?: number }) => {
-                target.outcomes[name] = { error: error.code }
-              },
-            )
-        void run('a', a)
-        void run('b', b)
-      },
-      { address, a: hex('first in line'), b: hex('second in line') },
-    )
-    const outcomes = () =>
-      page.evaluate(() => (window as unknown as { outcomes: Record<string, unknown> }).outcomes)
+    const outcomes = await signBoth(page, address, {
+      a: hex('first in line'),
+      b: hex('second in line'),
+    })
 
     const first = await approvalWindow(page)
     await expect(first.getByText('first in line')).toBeVisible()

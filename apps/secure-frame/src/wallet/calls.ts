@@ -8,9 +8,10 @@
  */
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
-import { bytesToHex, type Hex, isAddress, numberToHex } from 'viem'
+import { bytesToHex, type Hex, numberToHex } from 'viem'
 import { NotConnectedError } from '../errors.js'
 import type { Memory } from './session.js'
+import { Address, Data, Quantity } from './transaction.js'
 
 /** The version of EIP-5792 this frame answers in. */
 export const callsVersion = '2.0.0'
@@ -18,8 +19,6 @@ export const callsVersion = '2.0.0'
 export const maxCalls = 32
 /** Most bundles remembered; the oldest is forgotten first. */
 export const maxBundles = 100
-/** Longest calldata of one call, in hex characters. */
-export const maxDataLength = 262_144
 /** Longest bundle id an app may choose (EIP-5792: up to 4096 bytes). */
 export const maxBundleIdLength = 4096
 
@@ -66,15 +65,6 @@ export class AtomicityNotSupportedError extends RpcError {
   }
 }
 
-const Address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .refine((value) => isAddress(value), { error: 'bad address checksum' })
-const Data = z
-  .string()
-  .regex(/^0x(?:[0-9a-fA-F]{2})*$/)
-  .max(maxDataLength)
-const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
 const ChainId = z.string().regex(/^0x[0-9a-fA-F]{1,15}$/)
 const Capabilities = z
   .record(z.string().min(1).max(64), z.unknown())

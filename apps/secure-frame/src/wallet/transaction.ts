@@ -18,15 +18,18 @@ export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
 /** Longest calldata, in hex characters. */
 export const maxDataLength = 262_144
 
-const Address = z
+/** A checksummed (or all-lower/upper) 20-byte address. */
+export const Address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/)
   .refine((value) => isAddress(value), { error: 'bad address checksum' })
-const Data = z
+/** Whole bytes of hex, bounded. */
+export const Data = z
   .string()
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/)
   .max(maxDataLength)
-const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
+/** A JSON-RPC quantity, at most 256 bits. */
+export const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
 /** A nonce viem signs as a JavaScript number: at most 2^52 - 1, so it is signed as shown. */
 const Nonce = z.string().regex(/^0x[0-9a-fA-F]{1,13}$/)
 const maxNonce = BigInt(Number.MAX_SAFE_INTEGER)
