@@ -9,9 +9,11 @@ import type { Address, Hex } from 'viem'
 import { verifyMessage } from 'viem'
 import {
   approvalWindow,
+  approveInWindow,
   decideInWindow,
   freshEmail,
   loginWithEmail,
+  type ProviderWindow,
   pendingOutcome,
   primaryButton,
   secureFrame,
@@ -19,7 +21,8 @@ import {
   signBoth,
   startRequest,
 } from '../embeddedFixtures.ts'
-import { hostState, openHost } from '../fixtures.ts'
+import { hostState, openHost, origins } from '../fixtures.ts'
+import { anvil } from '../support/anvil.ts'
 
 const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`
 
@@ -151,5 +154,43 @@ test.describe('inv-17 requests given up on', () => {
     // Nothing more arrives later.
     await page.clock.fastForward('00:05')
     expect(await answers()).toHaveLength(1)
+  })
+
+  test('closing the modal after Approve, while the transaction is on its way, gives the host its real result', async ({
+    page,
+  }) => {
+    const address = await signedIn(page, 'committed')
+    await anvil.request({
+      method: 'anvil_setBalance' as never,
+      params: [address, '0xde0b6b3a7640000'] as never,
+    })
+    // A slow node: the broadcast is held until the modal has been closed.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let broadcasting: () => void = () => {}
+    const broadcast = new Promise<void>((resolve) => {
+      broadcasting = resolve
+    })
+    await page.context().route(`${origins.api}/v1**`, async (route) => {
+      if ((route.request().postData() ?? '').includes('eth_sendRawTransaction')) {
+        broadcasting()
+        await held
+      }
+      await route.continue()
+    })
+    await startRequest(page, 'eth_sendTransaction', [
+      { from: address, to: '0x000000000000000000000000000000000000dEaD', value: '0x2' },
+    ])
+    await approveInWindow(page)
+    await broadcast
+    await page.evaluate(() => (window as unknown as ProviderWindow).Wallet.close())
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    release()
+    const outcome = await pendingOutcome(page)
+    expect(outcome.error).toBeUndefined()
+    const receipt = await anvil.waitForTransactionReceipt({ hash: outcome.result as Hex })
+    expect(receipt.status).toBe('success')
   })
 })

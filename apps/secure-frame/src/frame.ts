@@ -61,7 +61,9 @@ export function startFrame(accepted: Accepted, options: StartFrameOptions = {}):
   channel.handle('isConnected', () => isConnected(context))
   channel.handle('getChainId', () => getChainId(context))
   channel.handle('switchNetwork', (params) => switchNetwork(params, context))
-  channel.handle('rpcRequest', (params, call) => rpcRequest(params, context, call))
+  channel.handle('rpcRequest', (params, call) =>
+    rpcRequest(params, context, call, () => channel.emit('approved', undefined)),
+  )
   channel.handle('updateEmail', (params) => updateEmail(params, context))
   channel.handle('updateEmailPrimaryOtp', (params) => updateEmailPrimaryOtp(params, context))
   channel.handle('updateEmailSecondaryOtp', (params) => updateEmailSecondaryOtp(params, context))

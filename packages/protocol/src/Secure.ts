@@ -147,7 +147,11 @@ export const secure = {
 
 export const widget = {
   requests: {},
-  events: { ready: none },
+  /**
+   * `approved`: the visitor approved the request the frame shows (the oldest
+   * waiting one); it is being signed and sent, and its real result follows.
+   */
+  events: { ready: none, approved: none },
 } as const
 
 export type SecureSpec = Infer<typeof secure>

@@ -701,6 +701,54 @@ describe('inv-06 wallet_sendCalls', () => {
   })
 })
 
+describe('inv-17 a request given up on after Approve', () => {
+  test('is not sent, and answers 4001', async () => {
+    const { context, addresses } = await anvilWallet()
+    const controller = new AbortController()
+    const to = newAddress()
+    const sent = handleRpc(
+      context,
+      {
+        method: 'eth_sendTransaction',
+        params: [{ from: addresses.eip155, to, value: '0x1' }],
+        chainId: anvilChain,
+      },
+      // The host gives up the moment the visitor approves: signing is under way.
+      { signal: controller.signal, onApproved: () => controller.abort() },
+    )
+    await expect(sent).rejects.toMatchObject({ code: 4001 })
+    // The next transaction waits until the first one's signing has settled.
+    await handleRpc(
+      context,
+      {
+        method: 'eth_sendTransaction',
+        params: [{ from: addresses.eip155, to: newAddress(), value: '0x1' }],
+        chainId: anvilChain,
+      },
+      { signal: new AbortController().signal },
+    )
+    expect(await nonceOf(addresses.eip155)).toBe(1)
+    expect(await balanceOf(to)).toBe(0n)
+  })
+
+  test('positive control: onApproved is told, then the transaction is sent', async () => {
+    const { context, addresses } = await anvilWallet()
+    const onApproved = vi.fn()
+    const hash = await handleRpc(
+      context,
+      {
+        method: 'eth_sendTransaction',
+        params: [{ from: addresses.eip155, to: newAddress(), value: '0x1' }],
+        chainId: anvilChain,
+      },
+      { signal: new AbortController().signal, onApproved },
+    )
+    expect(onApproved).toHaveBeenCalledTimes(1)
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await nonceOf(addresses.eip155)).toBe(1)
+  })
+})
+
 describe('wallet_getCallsStatus', () => {
   test('is pending (100) until every call is mined, then confirmed (200) with each receipt', async () => {
     const { context, addresses, requestApproval } = await anvilWallet()

@@ -84,8 +84,13 @@ type SignedMethod = (typeof signedMethods)[number]
 export const methodNotSupported = 'Method not supported yet'
 
 export type RpcOptions = {
-  /** The request's signal: aborting it rejects the approval and signs nothing. */
+  /**
+   * The request's signal: aborting it rejects the approval and signs nothing;
+   * after Approve, it still stops any transaction not yet sent.
+   */
   signal: AbortSignal
+  /** The visitor approved: from now on the result is the real one (the widget stops cancelling). */
+  onApproved?: (() => void) | undefined
 }
 
 /** 4001 'Request was aborted': withdrawn before the user decided (as the approval UI answers). */
@@ -256,8 +261,8 @@ type Prepared = {
   params: unknown
   /** The ERC-20s the request calls, as read from the chain. */
   tokens?: Token[] | undefined
-  /** Signs `params`, once approved. */
-  sign: () => Promise<unknown>
+  /** Signs `params`, once approved; a transaction is not sent once `signal` aborts. */
+  sign: (signal: AbortSignal) => Promise<unknown>
 }
 
 /** The methods that send transactions: filled, approved and sent one request at a time. */
@@ -267,7 +272,7 @@ const sendsTransactions = (method: SignedMethod) =>
 async function runSigned(
   context: Context,
   request: Secure.RpcRequest & { method: SignedMethod },
-  { signal }: RpcOptions,
+  { signal, onApproved }: RpcOptions,
 ): Promise<unknown> {
   const { user } = await requireSession(context)
   const current = await getChainId(context)
@@ -294,7 +299,8 @@ async function runSigned(
       signal,
     )
     if (signal.aborted) throw createAbortedError()
-    return prepared.sign()
+    onApproved?.()
+    return prepared.sign(signal)
   }
   // A transaction's nonce is filled before it is shown: the next one waits until this one is
   // sent or refused, so two shown transactions never carry the same nonce.
@@ -442,7 +448,7 @@ async function prepare(
         account,
         params: shown,
         tokens,
-        sign: () => sendFilled(context, rpc, shown[0]),
+        sign: (signal) => sendFilled(context, rpc, shown[0], signal),
       }
     }
     case 'wallet_sendCalls': {
@@ -473,10 +479,10 @@ async function prepare(
         account,
         params: shown,
         tokens,
-        sign: async () => {
+        sign: async (signal) => {
           assertBundleIdFree(context.memory, batch.id)
           const { hashes, complete } = await sendInOrder(shown[0].calls, (call) =>
-            sendFilled(context, rpc, call),
+            sendFilled(context, rpc, call, signal),
           )
           const id = batch.id ?? createBundleId()
           rememberBundle(context.memory, id, { chainId, account, hashes, complete })
@@ -498,11 +504,20 @@ function tokenCalls(calls: readonly { to?: string | undefined; data?: string | u
   )
 }
 
-/** Signs `filled` exactly as shown and sends it; resolves with its hash. */
-async function sendFilled(context: Context, rpc: Rpc, filled: Filled): Promise<Hex> {
+/**
+ * Signs `filled` exactly as shown and sends it; resolves with its hash. A
+ * request given up on (`signal`) before the send is not sent (SECURITY.md 17).
+ */
+async function sendFilled(
+  context: Context,
+  rpc: Rpc,
+  filled: Filled,
+  signal: AbortSignal,
+): Promise<Hex> {
   const serialized = await withEvmAccount(context, (signer) =>
     signer.signTransaction(toSerializable(filled)),
   )
+  if (signal.aborted) throw createAbortedError()
   const hash = await rpc('eth_sendRawTransaction', [serialized])
   if (!isHex(hash) || hash.length !== 66)
     throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')

@@ -2,7 +2,7 @@ import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { afterEach, describe, expect, test } from 'vitest'
 import { router } from '../router.js'
 import { currentView, initialState, store } from '../store.js'
-import { withApproval } from './embedded.js'
+import { markApproved, withApproval } from './embedded.js'
 
 afterEach(() => store.setState(initialState))
 
@@ -80,6 +80,16 @@ describe('withApproval', () => {
     await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
     expect(request.signal()).toBeUndefined()
     expect(store.getState().open).toBe(false)
+  })
+
+  test('inv-17 once the visitor approved, closing the modal no longer cancels: the host gets the real result', async () => {
+    const request = deferred()
+    const result = withApproval('eth_sendTransaction', request.send)
+    markApproved()
+    router.close()
+    expect(request.signal()?.aborted).toBe(false)
+    request.resolve('0xhash')
+    await expect(result).resolves.toBe('0xhash')
   })
 
   test('inv-17 leaving the view aborts too', async () => {

@@ -46,7 +46,29 @@ function fromCaip2(chainId: string): number | null {
   return namespace === 'eip155' && Number.isSafeInteger(id) ? id : null
 }
 
-/** Approvals waiting in the frame (it shows one at a time), and where the modal was before the first. */
+/**
+ * Approvals waiting in the frame, oldest first: it shows them one at a time in
+ * that order, so its `approved` event is the oldest not yet approved. An
+ * approved one is being signed and sent: closing the modal no longer cancels
+ * it, and the host gets its real result (SECURITY.md 17).
+ */
+const active: { approved: boolean }[] = []
+/** The frame's visitor approved the approval it shows. */
+export function markApproved(): void {
+  const entry = active.find((candidate) => !candidate.approved)
+  if (entry) entry.approved = true
+}
+/** Channels to a secure frame whose `approved` events are followed. */
+const followed = new WeakSet<object>()
+function followApprovals(channel: {
+  on(name: 'approved', listener: () => void): () => void
+}): void {
+  if (followed.has(channel)) return
+  followed.add(channel)
+  channel.on('approved', markApproved)
+}
+
+/** Where the modal was before the first waiting approval. */
 let waiting = 0
 let before: Pick<WidgetState, 'open' | 'history'> | null = null
 
@@ -65,6 +87,8 @@ export async function withApproval<result>(
 ): Promise<result> {
   if (cancel?.aborted) throw new UserRejectedError('The site gave up on the request.')
   const controller = new AbortController()
+  const entry = { approved: false }
+  active.push(entry)
   const onCancel = () => controller.abort()
   cancel?.addEventListener('abort', onCancel, { once: true })
   if (waiting++ === 0) {
@@ -76,6 +100,7 @@ export async function withApproval<result>(
   target.setState({ approval: { method } })
   const unsubscribe = target.subscribe(() => {
     const state = target.getState()
+    if (entry.approved) return
     if (!state.open || currentView(state) !== 'ApproveTransaction') controller.abort()
   })
   try {
@@ -86,6 +111,7 @@ export async function withApproval<result>(
     throw error
   } finally {
     unsubscribe()
+    active.splice(active.indexOf(entry), 1)
     cancel?.removeEventListener('abort', onCancel)
     if (--waiting === 0) {
       target.setState({ approval: null })
@@ -119,6 +145,7 @@ export function embedded() {
         ...(hostOrigin() ? { origin: hostOrigin() as string } : {}),
       }
       if (!needsApproval(method)) return channel.request('rpcRequest', body, { signal })
+      followApprovals(channel)
       return withApproval(
         method,
         (aborted) =>
