@@ -136,6 +136,27 @@ test.describe('inv-07 clickjacking', () => {
     }
   })
 
+  test('a click trap: clicking on and on where Approve appears never arms it', async ({ page }) => {
+    const address = await signedIn(page)
+    await startRequest(page, 'personal_sign', [hex('click as fast as you can'), address])
+    const popup = await approvalWindow(page)
+    const approve = popup.getByRole('button', { name: 'Approve' })
+    await approve.waitFor()
+    const box = await approve.boundingBox()
+    if (!box) throw new Error('Approve has no box')
+    // Every 80 ms for 2 s, from the moment the window shows: far past the arming delay.
+    const until = Date.now() + 2_000
+    while (Date.now() < until) {
+      await popup.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+      await popup.waitForTimeout(80)
+    }
+    expect(popup.isClosed()).toBe(false)
+    expect(await settled(page)).toBe(false)
+    // The visitor stops and reads; then one click approves.
+    await decideInWindow(popup, 'Approve')
+    expect((await pendingOutcome(page)).error).toBeUndefined()
+  })
+
   test('positive control: the visitor signs in the approval window', async ({ page }) => {
     const address = await signedIn(page)
     await startRequest(page, 'personal_sign', [hex('seen and approved'), address])

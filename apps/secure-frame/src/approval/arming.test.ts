@@ -68,4 +68,14 @@ describe('inv-07 Arming', () => {
     expect(Arming.create(Number.NaN).delayMs).toBe(0)
     expect(Arming.create(-5).delayMs).toBe(0)
   })
+
+  test('input while arming restarts the delay; input once armed changes nothing', () => {
+    const input = (time: number) => ({ type: 'input', time }) as const
+    const trapped = run([visible(0), input(80), input(160), input(480), tick(600)])
+    expect(Arming.isArmed(trapped)).toBe(false)
+    expect(Arming.remaining(trapped, 600)).toBe(380)
+    expect(Arming.isArmed(run([visible(0), input(480), tick(980)]))).toBe(true)
+    expect(Arming.isArmed(run([visible(0), tick(500), input(600)]))).toBe(true)
+    expect(run([input(10)]).phase).toBe('hidden')
+  })
 })

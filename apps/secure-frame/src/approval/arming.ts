@@ -20,6 +20,12 @@ export type Event =
   | { readonly type: 'visible'; readonly visible: boolean; readonly time: number }
   /** The clock moved on (a timer set from `remaining`). */
   | { readonly type: 'tick'; readonly time: number }
+  /**
+   * The visitor pressed a key or a pointer button before Approve armed: the
+   * delay starts again, so clicking on and on where Approve will be (a click
+   * trap) never reaches it.
+   */
+  | { readonly type: 'input'; readonly time: number }
 
 export function create(delayMs: number = defaultArmingDelayMs): State {
   const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0
@@ -37,6 +43,8 @@ export function next(state: State, event: Event): State {
         { type: 'tick', time: event.time },
       )
     }
+    case 'input':
+      return state.phase === 'arming' ? { ...state, since: event.time } : state
     case 'tick': {
       if (state.phase !== 'arming' || state.since === undefined) return state
       // A clock that went backwards never arms early.

@@ -135,8 +135,18 @@ export function mountApproval(parameters: MountParameters): Mounted {
       if (!Arming.isArmed(state)) return
       onApprove(hash)
     })
+    // SECURITY.md 7: input before arming restarts the delay (a click trap never arms it).
+    const onInput = () => {
+      if (Arming.isArmed(state)) return
+      state = Arming.next(state, { type: 'input', time: now() })
+      schedule()
+    }
+    document.addEventListener('pointerdown', onInput, true)
+    document.addEventListener('keydown', onInput, true)
     cleanups.push(() => {
       if (timer !== undefined) clearTimeout(timer)
+      document.removeEventListener('pointerdown', onInput, true)
+      document.removeEventListener('keydown', onInput, true)
     })
     render()
     root.append(view.element)

@@ -64,8 +64,15 @@ export function openApprovalPopup(
   const finish = () => {
     phase = 'done'
     window.removeEventListener('message', onMessage)
+    window.removeEventListener('pagehide', onPageHide)
     clearInterval(poll)
     clearTimeout(readyTimer)
+  }
+  // This document is going (the host navigated the frame, or its page): the
+  // request goes with it, and so does its window (SECURITY.md 17).
+  const onPageHide = () => {
+    finish()
+    popup.close()
   }
   const post = (message: ToPopupMessage) => popup.postMessage(message, origin)
   const onMessage = (event: MessageEvent) => {
@@ -81,6 +88,7 @@ export function openApprovalPopup(
     }
   }
   window.addEventListener('message', onMessage)
+  window.addEventListener('pagehide', onPageHide)
   const poll = setInterval(() => {
     if (!popup.closed || phase === 'done') return
     finish()

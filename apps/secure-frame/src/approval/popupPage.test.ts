@@ -177,4 +177,24 @@ describe('inv-15 startApprovalPopup', () => {
       'ready',
     ])
   })
+
+  test('inv-07: clicking on and on before Approve arms keeps it disarmed (a click trap)', async () => {
+    start()
+    send(requestMessage())
+    const press = () => {
+      document.dispatchEvent(createEvent('pointerdown', { isTrusted: true }))
+      approve().userClick()
+    }
+    for (let i = 0; i < 20; i++) {
+      press()
+      await vi.advanceTimersByTimeAsync(80)
+    }
+    expect(approve().disabled).toBe(true)
+    expect(opener.posted).toHaveLength(1)
+    // The visitor stops, reads, then clicks: that approves.
+    await vi.advanceTimersByTimeAsync(500)
+    expect(approve().disabled).toBe(false)
+    press()
+    expect(opener.posted.at(-1)?.message).toMatchObject({ kind: 'decision', approved: true })
+  })
 })

@@ -393,6 +393,15 @@ describe('inv-15 requestApproval: the approval window', () => {
     expect(tracked.state).toBe('pending')
   })
 
+  test('inv-17: the frame document going away (pagehide) closes its window', async () => {
+    const { tracked } = request(signRequest('x'))
+    const { popup } = open()
+    document.defaultView.dispatchEvent(createEvent('pagehide', { isTrusted: true }))
+    expect(popup.closed).toBe(true)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(tracked.state).toBe('pending')
+  })
+
   test('an abort closes the popup', async () => {
     const { tracked, controller } = request(signRequest('x'))
     const { popup, nonce } = open()
