@@ -34,6 +34,31 @@ export const nodeReadMethods = [
 ] as const
 
 /**
+ * The reads the host's provider answers with no wallet connected: the node
+ * reads plus a few that viem's public actions and wagmi send (widget
+ * `lib/evm/methods.ts`).
+ */
+export const hostReadMethods = [
+  ...nodeReadMethods,
+  'eth_blobBaseFee',
+  'net_listening',
+  'web3_clientVersion',
+] as const
+
+/**
+ * The exact EVM methods the API's RPC proxy forwards (SECURITY.md 24): the
+ * reads above, the chain id, and `eth_sendRawTransaction` (signed elsewhere,
+ * so it grants nothing). Nothing that signs, sends unsigned, uses the node's
+ * accounts or administers the node.
+ */
+export const evmProxyMethods = [
+  ...hostReadMethods,
+  'eth_chainId',
+  'net_version',
+  'eth_sendRawTransaction',
+] as const
+
+/**
  * Safe: read-only calls, `eth_sendRawTransaction` (already signed, so it
  * grants nothing), and wallet status and asset queries.
  */

@@ -2,16 +2,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { type LocalAnvil, startAnvil } from '../../../../e2e/support/localAnvil.js'
 import { createApp } from '../app.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
+import { createProject } from '../projects.js'
 import { isMethodAllowed, maxBatchSize, maxRpcBodyBytes, RpcErrorResponse } from './rpc.js'
 
-/** A tiny JSON-RPC node on 127.0.0.1: `/ok` answers, `/fail` 500s, `/garbage` sends HTML, `/slow` never answers. */
+/**
+ * A tiny JSON-RPC node on 127.0.0.1: `/ok` answers, `/fail` 500s, `/garbage`
+ * sends HTML, `/slow` never answers, `/leaky` answers errors naming its insides.
+ */
 let upstream: Server
 let received: unknown[] = []
+let receivedText: string[] = []
 let testDb: TestDb
 let app: Hono
 const pending: ServerResponse[] = []
+const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
 function answer(request: { id?: unknown; method: string }) {
   switch (request.method) {
@@ -26,13 +33,48 @@ function answer(request: { id?: unknown; method: string }) {
   }
 }
 
+/** Errors whose text names the node's insides (an internal URL, a path, a key). */
+function leak(request: { id?: unknown; method: string }) {
+  const error = (() => {
+    switch (request.method) {
+      case 'eth_call':
+        return {
+          code: 3,
+          message: 'execution reverted: at http://10.0.0.5:8545/secret',
+          data: '0x08c379a0',
+        }
+      case 'eth_estimateGas':
+        return { code: 3, message: 'execution reverted', data: 'see /srv/node/trace.log' }
+      case 'eth_sendRawTransaction':
+        return {
+          code: -32000,
+          message: 'nonce too low: next nonce 5, tx nonce 4 (node-7.internal)',
+        }
+      default:
+        return {
+          code: -32000,
+          message: 'upstream https://mainnet.internal.example/v3/KEY123 failed at /srv/node/x.js',
+          data: { stack: '/srv/node/x.js:1:1' },
+        }
+    }
+  })()
+  return { jsonrpc: '2.0', id: request.id, error }
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as
+  const text = Buffer.concat(chunks).toString('utf8')
+  receivedText.push(text)
+  const body = JSON.parse(text) as
     | { id?: unknown; method: string }
     | { id?: unknown; method: string }[]
   received.push(body)
+  if (req.url === '/leaky') {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(Array.isArray(body) ? body.map(leak) : leak(body)))
+    return
+  }
   if (req.url === '/fail') {
     res.writeHead(500, { 'content-type': 'text/plain' })
     res.end('Error: upstream exploded\n    at secretFunction (/srv/node/internal.js:1:1)')
@@ -72,13 +114,30 @@ beforeAll(async () => {
   testDb = await createTestDb({
     rpcUpstreams: {
       'eip155:31337': `${base}/ok`,
-      'eip155:1': `${base}/fail`,
-      'eip155:2': `${base}/garbage`,
-      'eip155:3': `${base}/slow`,
-      'eip155:4': `http://127.0.0.1:${closedPort}/`,
-      'solana:devnet': `${base}/ok`,
+      'eip155:1': `${base}/ok`,
+      'eip155:10': `${base}/fail`,
+      'eip155:137': `${base}/garbage`,
+      'eip155:42161': `${base}/slow`,
+      'eip155:8453': `http://127.0.0.1:${closedPort}/`,
+      'eip155:100': `${base}/leaky`,
+      [solanaDevnet]: `${base}/ok`,
     },
   })
+  await createProject(testDb.db, {
+    id: 'rpc-test',
+    name: 'RPC test',
+    networks: [
+      'eip155:31337',
+      'eip155:10',
+      'eip155:137',
+      'eip155:42161',
+      'eip155:8453',
+      'eip155:100',
+      'eip155:324',
+      solanaDevnet,
+    ],
+  })
+  await createProject(testDb.db, { id: 'mainnet-only', name: 'Mainnet', networks: ['eip155:1'] })
   app = createApp({ config: testDb.config, db: testDb.db })
 })
 
@@ -91,9 +150,10 @@ afterAll(async () => {
 
 beforeEach(() => {
   received = []
+  receivedText = []
 })
 
-function rpc(body: unknown, query = 'chainId=eip155:31337&projectId=porthole-dev', path = '/v1/') {
+function rpc(body: unknown, query = 'chainId=eip155:31337&projectId=rpc-test', path = '/v1/') {
   return app.request(`${path}?${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -159,25 +219,25 @@ describe('POST /v1/ (JSON-RPC proxy)', () => {
   test('forwards non-EVM methods to a non-EVM chain', async () => {
     const response = await rpc(
       { jsonrpc: '2.0', id: 1, method: 'getSlot' },
-      'chainId=solana:devnet&projectId=porthole-dev',
+      `chainId=${solanaDevnet}&projectId=rpc-test`,
     )
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: 42 })
   })
 
-  test('an unknown chain answers 400 in JSON-RPC form', async () => {
+  test('an offered chain without an upstream answers 400 in JSON-RPC form', async () => {
     await expectRpcError(
       await rpc(
         { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-        'chainId=eip155:999&projectId=porthole-dev',
+        'chainId=eip155:324&projectId=rpc-test',
       ),
       400,
       -32602,
-      /Unsupported chain 'eip155:999'/,
+      /Unsupported chain 'eip155:324'/,
     )
     await expectRpcError(
       await rpc(
         { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-        'chainId=toString&projectId=porthole-dev',
+        'chainId=toString&projectId=rpc-test',
       ),
       400,
       -32602,
@@ -231,27 +291,27 @@ describe('POST /v1/ (JSON-RPC proxy)', () => {
 
 describe('POST /v1/ when the upstream fails', () => {
   const request = { jsonrpc: '2.0', id: 5, method: 'eth_chainId' }
-  const query = (chainId: string) => `chainId=${chainId}&projectId=porthole-dev`
+  const query = (chainId: string) => `chainId=${chainId}&projectId=rpc-test`
 
   test('an upstream that is down answers 502 with a clear message', async () => {
     const body = await expectRpcError(
-      await rpc(request, query('eip155:4')),
+      await rpc(request, query('eip155:8453')),
       502,
       -32603,
-      /^The RPC endpoint for eip155:4 is unavailable; try again later$/,
+      /^The RPC endpoint for eip155:8453 is unavailable; try again later$/,
     )
     expect(body.id).toBe(5)
   })
 
   test('an upstream 500 answers 502 without its body or stack', async () => {
-    const response = await rpc(request, query('eip155:1'))
+    const response = await rpc(request, query('eip155:10'))
     const text = await response.clone().text()
     await expectRpcError(response, 502, -32603, /failed \(HTTP 500\)/)
     expect(text).not.toMatch(/exploded|secretFunction|internal\.js/)
   })
 
   test('an upstream answering something other than JSON answers 502', async () => {
-    const response = await rpc(request, query('eip155:2'))
+    const response = await rpc(request, query('eip155:137'))
     const text = await response.clone().text()
     await expectRpcError(response, 502, -32603, /invalid answer/)
     expect(text).not.toContain('<html>')
@@ -259,7 +319,7 @@ describe('POST /v1/ when the upstream fails', () => {
 
   test('an upstream that never answers times out with 504', async () => {
     const impatient = createApp({ config: testDb.config, db: testDb.db, rpcTimeoutMs: 300 })
-    const response = await impatient.request(`/v1/?${query('eip155:3')}`, {
+    const response = await impatient.request(`/v1/?${query('eip155:42161')}`, {
       method: 'POST',
       body: JSON.stringify(request),
     })
@@ -267,7 +327,7 @@ describe('POST /v1/ when the upstream fails', () => {
   })
 
   test('the upstream URL never reaches the client', async () => {
-    for (const chainId of ['eip155:1', 'eip155:2', 'eip155:4']) {
+    for (const chainId of ['eip155:10', 'eip155:137', 'eip155:8453']) {
       const text = await (await rpc(request, query(chainId))).text()
       expect(text).not.toMatch(/127\.0\.0\.1|\/fail|\/garbage/)
     }
@@ -348,8 +408,201 @@ describe('isMethodAllowed', () => {
     ['eip155:1', 'eth_coinbase', false],
     ['eip155:1', 'hardhat_reset', false],
     ['eip155:1', 'admin_peers', false],
+    ['eip155:1', 'eth_sendUnsignedTransaction', false],
+    ['eip155:1', 'eth_sendTransactionSync', false],
+    ['eip155:1', 'eth_resend', false],
+    ['eip155:1', 'txpool_content', false],
+    ['eip155:1', 'eth_newFilter', false],
     ['solana:mainnet', 'getBalance', true],
+    ['solana:mainnet', 'requestAirdrop', false],
+    ['bip122:000000000019d6689c085ae165831e93', 'getbalance', false],
   ])('%s %s → %s', (chainId, method, allowed) => {
     expect(isMethodAllowed(chainId, method)).toBe(allowed)
+  })
+})
+
+describe('inv-24 the proxy forwards an exact allow list', () => {
+  const victim = '0x00000000000000000000000000000000000b0b0b'
+  const thief = '0x000000000000000000000000000000000000dead'
+  /** anvil's first dev account, unlocked on the node. */
+  const devAccount = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+  let anvil: LocalAnvil
+  let anvilApp: Hono
+
+  async function node(method: string, params: unknown[]): Promise<unknown> {
+    const response = await fetch(anvil.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return ((await response.json()) as { result: unknown }).result
+  }
+  const balances = async () =>
+    Promise.all(
+      [victim, thief, devAccount].map((address) => node('eth_getBalance', [address, 'latest'])),
+    )
+
+  beforeAll(async () => {
+    anvil = await startAnvil()
+    anvilApp = createApp({
+      config: { ...testDb.config, rpcUpstreams: { 'eip155:31337': anvil.url } },
+      db: testDb.db,
+    })
+    await node('anvil_setBalance', [victim, '0x3635c9adc5dea00000'])
+  })
+  afterAll(async () => {
+    await anvil?.stop()
+  })
+
+  const move = { from: victim, to: thief, value: '0x3635c9adc5dea00000' }
+  const fromDev = { from: devAccount, to: thief, value: '0xde0b6b3a7640000' }
+  test.each([
+    ['eth_sendUnsignedTransaction', [move]],
+    ['eth_sendTransactionSync', [fromDev]],
+    ['eth_sendTransaction', [fromDev]],
+    ['personal_sendTransaction', [fromDev, '']],
+    ['personal_unlockAccount', [devAccount, '', 0]],
+    ['txpool_content', []],
+    ['anvil_setBalance', [thief, '0x3635c9adc5dea00000']],
+    ['anvil_impersonateAccount', [victim]],
+    ['evm_mine', []],
+    ['admin_nodeInfo', []],
+    ['debug_traceTransaction', ['0x00']],
+  ])('%s through a real anvil moves nothing and answers -32601', async (method, params) => {
+    const before = await balances()
+    const response = await anvilApp.request('/v1/?chainId=eip155:31337&projectId=rpc-test', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    await expectRpcError(response, 400, -32601, new RegExp(`'${method}' is not available`))
+    expect(await balances()).toEqual(before)
+  })
+
+  test('the reads a wallet needs still reach a real anvil', async () => {
+    const response = await anvilApp.request('/v1/?chainId=eip155:31337&projectId=rpc-test', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: [victim, 'latest'] },
+        { jsonrpc: '2.0', id: 3, method: 'eth_getTransactionCount', params: [victim, 'pending'] },
+      ]),
+    })
+    expect(await response.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: '0x7a69' },
+      { jsonrpc: '2.0', id: 2, result: '0x3635c9adc5dea00000' },
+      { jsonrpc: '2.0', id: 3, result: '0x0' },
+    ])
+  })
+})
+
+describe('inv-24 the proxy forwards the validated object, not the raw text', () => {
+  test('a duplicated method key whose last value is refused is refused, forwarding nothing', async () => {
+    const response = await rpc(
+      '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","method":"eth_sendUnsignedTransaction","params":[]}',
+    )
+    await expectRpcError(response, 400, -32601, /eth_sendUnsignedTransaction/)
+    expect(receivedText).toEqual([])
+  })
+
+  test('a duplicated method key whose last value is allowed is forwarded with that value only', async () => {
+    const response = await rpc(
+      '{"jsonrpc":"2.0","id":1,"method":"eth_sendUnsignedTransaction","method":"eth_chainId","params":[]}',
+    )
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
+    expect(receivedText).toEqual([
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    ])
+  })
+
+  test('whitespace and key order of the client never reach the upstream', async () => {
+    await rpc('{ "params" : [ ] , "method" : "eth_blockNumber" , "id" : 3 , "jsonrpc" : "2.0" }')
+    expect(receivedText).toEqual([
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'eth_blockNumber', params: [] }),
+    ])
+  })
+})
+
+describe('inv-24 a project reaches only the networks it offers', () => {
+  const request = { jsonrpc: '2.0', id: 4, method: 'eth_chainId' }
+
+  test('a project offering eip155:1 is refused eip155:31337 although an upstream exists', async () => {
+    const body = await expectRpcError(
+      await rpc(request, 'chainId=eip155:31337&projectId=mainnet-only'),
+      403,
+      -32602,
+      /does not offer eip155:31337/,
+    )
+    expect(body.id).toBe(4)
+    expect(received).toEqual([])
+  })
+
+  test('an unknown chain is refused the same way, naming no upstream', async () => {
+    await expectRpcError(
+      await rpc(request, 'chainId=eip155:999&projectId=mainnet-only'),
+      403,
+      -32602,
+      /does not offer eip155:999/,
+    )
+    expect(received).toEqual([])
+  })
+
+  test('the same project reaches the network it offers', async () => {
+    const response = await rpc(request, 'chainId=eip155:1&projectId=mainnet-only')
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 4, result: '0x7a69' })
+  })
+})
+
+describe('inv-24 upstream error texts never reach the client', () => {
+  const query = 'chainId=eip155:100&projectId=rpc-test'
+
+  test('an error naming internals keeps its code and gets a fixed text', async () => {
+    const response = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [] },
+      query,
+    )
+    const text = await response.clone().text()
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'The RPC endpoint answered with an error' },
+    })
+    expect(text).not.toMatch(/internal|KEY123|srv|stack/)
+  })
+
+  test.each([
+    [
+      'a revert keeps its hex revert data and a fixed text',
+      'eth_call',
+      { code: 3, message: 'execution reverted', data: '0x08c379a0' },
+    ],
+    [
+      'a revert whose data is not hex loses it',
+      'eth_estimateGas',
+      { code: 3, message: 'execution reverted' },
+    ],
+    [
+      'a well-known transaction error keeps its class only',
+      'eth_sendRawTransaction',
+      { code: -32000, message: 'nonce too low' },
+    ],
+  ])('%s', async (_, method, error) => {
+    const response = await rpc({ jsonrpc: '2.0', id: 2, method, params: [] }, query)
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 2, error })
+  })
+
+  test('each answer of a batch is cleaned', async () => {
+    const response = await rpc(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [] },
+      ],
+      query,
+    )
+    const text = await response.text()
+    expect(text).not.toMatch(/internal|KEY123|srv|10\.0\.0\.5/)
+    expect(JSON.parse(text)).toHaveLength(2)
   })
 })

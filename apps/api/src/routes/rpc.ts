@@ -1,3 +1,4 @@
+import { evmProxyMethods } from '@porthole/protocol/EmbeddedRpc'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -51,31 +52,104 @@ export const RpcErrorResponse = z.strictObject({
 export type RpcErrorResponse = z.infer<typeof RpcErrorResponse>
 
 /**
- * Methods an EVM node answers that must not be reachable through a public
- * proxy: they use the node's own accounts (a dev node has unlocked ones).
+ * Solana reads a wallet uses, and `sendTransaction` (signed elsewhere). No
+ * `requestAirdrop` (it spends the node's faucet).
  */
-const evmDenied = new Set([
-  'eth_accounts',
-  'eth_requestAccounts',
-  'eth_coinbase',
-  'eth_sendTransaction',
-  'eth_sign',
-  'eth_signTransaction',
-  'eth_signTypedData',
-  'eth_signTypedData_v1',
-  'eth_signTypedData_v3',
-  'eth_signTypedData_v4',
-])
+export const solanaProxyMethods = [
+  'getAccountInfo',
+  'getBalance',
+  'getBlockHeight',
+  'getEpochInfo',
+  'getFeeForMessage',
+  'getGenesisHash',
+  'getHealth',
+  'getLatestBlockhash',
+  'getMinimumBalanceForRentExemption',
+  'getMultipleAccounts',
+  'getRecentPrioritizationFees',
+  'getSignatureStatuses',
+  'getSignaturesForAddress',
+  'getSlot',
+  'getTokenAccountBalance',
+  'getTokenAccountsByOwner',
+  'getTransaction',
+  'getVersion',
+  'isBlockhashValid',
+  'sendTransaction',
+  'simulateTransaction',
+] as const
 
 /**
- * Whether the proxy forwards `method` for `chainId`. EVM chains get the
- * standard `eth_`, `net_` and `web3_` namespaces minus the node-account
- * methods (so no `anvil_*`, `debug_*`, `admin_*`, `personal_*`); other
- * namespaces (Solana) are forwarded as named.
+ * The exact methods the proxy forwards, per CAIP-2 namespace (SECURITY.md 24).
+ * A namespace not named here gets nothing.
  */
+const allowedMethods: Readonly<Record<string, ReadonlySet<string>>> = {
+  eip155: new Set(evmProxyMethods),
+  solana: new Set(solanaProxyMethods),
+}
+
+/** Whether the proxy forwards `method` for `chainId`: only a method on its namespace's list. */
 export function isMethodAllowed(chainId: string, method: string): boolean {
-  if (!chainId.startsWith('eip155:')) return true
-  return /^(eth|net|web3)_/.test(method) && !evmDenied.has(method)
+  const namespace = chainId.split(':')[0] ?? ''
+  if (!Object.hasOwn(allowedMethods, namespace)) return false
+  return allowedMethods[namespace]?.has(method) ?? false
+}
+
+/** The text of every upstream error the proxy passes on, unless a safe class below names it. */
+export const upstreamErrorMessage = 'The RPC endpoint answered with an error'
+
+/**
+ * Upstream error classes a wallet (viem's error parsing) needs by name. The
+ * upstream's own text is never passed on: it is matched here and replaced by
+ * this fixed text.
+ */
+const safeErrorClasses: readonly (readonly [RegExp, string])[] = [
+  [/execution reverted/i, 'execution reverted'],
+  [/nonce too low/i, 'nonce too low'],
+  [/nonce too high/i, 'nonce too high'],
+  [/insufficient funds/i, 'insufficient funds for gas * price + value'],
+  [/intrinsic gas too low/i, 'intrinsic gas too low'],
+  [/exceeds block gas limit/i, 'exceeds block gas limit'],
+  [/max fee per gas less than block base fee/i, 'max fee per gas less than block base fee'],
+  [/transaction underpriced/i, 'transaction underpriced'],
+  [/replacement transaction underpriced/i, 'replacement transaction underpriced'],
+  [/already known/i, 'already known'],
+]
+
+const UpstreamError = z.object({
+  code: z.number().int(),
+  message: z.unknown().optional(),
+  data: z.unknown().optional(),
+})
+
+/**
+ * The error of one upstream answer, cleaned: its code kept, its text replaced
+ * by {@link upstreamErrorMessage} or a safe class's fixed text, its data
+ * dropped except a revert's hex data (which viem decodes into the reason).
+ */
+function cleanError(error: unknown): { code: number; message: string; data?: string } {
+  const parsed = UpstreamError.safeParse(error)
+  if (!parsed.success) return { code: RpcErrorCode.internal, message: upstreamErrorMessage }
+  const { code, message, data } = parsed.data
+  const text = typeof message === 'string' ? message : ''
+  const known = safeErrorClasses.findLast(([pattern]) => pattern.test(text))?.[1]
+  if (
+    known === 'execution reverted' &&
+    typeof data === 'string' &&
+    /^0x(?:[0-9a-f]{2})*$/i.test(data)
+  ) {
+    return { code, message: known, data }
+  }
+  return { code, message: known ?? upstreamErrorMessage }
+}
+
+/** One upstream answer with its error cleaned; anything else passes as it came. */
+function cleanAnswer(answer: unknown): unknown {
+  if (typeof answer !== 'object' || answer === null || !Object.hasOwn(answer, 'error')) {
+    return answer
+  }
+  const { error, ...rest } = answer as { error: unknown }
+  return { ...rest, error: cleanError(error) }
 }
 
 class RpcProxyError extends HttpError {
@@ -136,7 +210,7 @@ export function createRpcRoutes({
 
   const proxy = async (c: Context) => {
     const raw = readQuery(c)
-    await requireProject(db, raw.projectId)
+    const project = await requireProject(db, raw.projectId)
     const query = RpcQuery.safeParse(raw)
     if (!query.success) {
       throw new RpcProxyError(
@@ -146,6 +220,16 @@ export function createRpcRoutes({
       )
     }
     const { chainId } = query.data
+    // Checked before the upstream, so a project learns nothing of the
+    // operator's other upstreams (kept for Farcaster or SIWX checks, perhaps paid).
+    if (!project.networks.includes(chainId)) {
+      throw new RpcProxyError(
+        403,
+        RpcErrorCode.invalidParams,
+        `The project '${project.id}' does not offer ${chainId}`,
+        idOf(await c.req.json().catch(() => null)),
+      )
+    }
     const upstream = Object.hasOwn(config.rpcUpstreams, chainId)
       ? config.rpcUpstreams[chainId]
       : undefined
@@ -194,11 +278,12 @@ export function createRpcRoutes({
     const unavailable = `The RPC endpoint for ${chainId} is unavailable; try again later`
     let response: Response
     try {
-      // The validated body is forwarded as the client wrote it.
+      // The validated object, re-serialised: never the client's text, so a
+      // duplicated key is forwarded as the one value it was judged by.
       response = await fetch(upstream, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: text,
+        body: JSON.stringify(body.data),
         redirect: 'error',
         signal: AbortSignal.timeout(rpcTimeoutMs),
       })
@@ -222,8 +307,9 @@ export function createRpcRoutes({
         id,
       )
     }
-    const answer = await readLimited(response, maxRpcResponseBytes).catch(() => undefined)
-    if (answer === undefined || !isJsonRpcAnswer(answer)) {
+    const answerText = await readLimited(response, maxRpcResponseBytes).catch(() => undefined)
+    const answer = answerText === undefined ? undefined : parseAnswer(answerText)
+    if (answer === undefined) {
       throw new RpcProxyError(
         502,
         RpcErrorCode.internal,
@@ -232,7 +318,8 @@ export function createRpcRoutes({
       )
     }
     c.header('Cache-Control', 'no-store')
-    return c.body(answer, 200, { 'Content-Type': 'application/json' })
+    const cleaned = Array.isArray(answer) ? answer.map(cleanAnswer) : cleanAnswer(answer)
+    return c.body(JSON.stringify(cleaned), 200, { 'Content-Type': 'application/json' })
   }
 
   app.post('/v1', limit, handler)
@@ -256,12 +343,13 @@ function idOf(json: unknown): string | number | null {
   return id.success ? id.data : null
 }
 
-function isJsonRpcAnswer(text: string): boolean {
+/** The upstream's answer when it is a JSON object or array. */
+function parseAnswer(text: string): object | undefined {
   try {
     const json: unknown = JSON.parse(text)
-    return typeof json === 'object' && json !== null
+    return typeof json === 'object' && json !== null ? json : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
