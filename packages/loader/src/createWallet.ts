@@ -161,7 +161,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   const loadFailed = () =>
     fail(
       new TimeoutError(TimeoutReason.iframeLoadFailed, 'The wallet frame did not load.'),
-      `The wallet frame did not load from ${origin}: check that your Content-Security-Policy allows it (frame-src).`,
+      `The wallet frame did not load from ${origin}: check that your CSP allows it (frame-src).`,
     )
   const timer = setTimeout(loadFailed, iframeLoadTimeout)
 

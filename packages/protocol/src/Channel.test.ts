@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { z } from 'zod'
 import * as Channel from './Channel.js'
-import { defaultRequestTimeout } from './Constants.js'
+import { defaultRequestTimeout, maxMessageBytes } from './Constants.js'
 import * as Contract from './Contract.js'
 import { ErrorCode, ErrorMessage, RpcError, UserRejectedError } from './Errors.js'
 
@@ -275,5 +275,83 @@ describe('inv-18 fuzz', () => {
     const answers = sent.slice(1)
     expect(answers.length).toBeGreaterThan(0)
     for (const message of answers) expect(message).toMatchObject({ kind: 'res', ok: false })
+  })
+})
+
+/** `levels` of `n = { a: n, b: n }`: a few hundred bytes as a clone, 2^levels nodes as JSON. */
+function sharedGraph(levels: number): unknown {
+  let node: unknown = 'x'
+  for (let level = 0; level < levels; level++) node = { a: node, b: node }
+  return node
+}
+
+describe('inv-18 isWithinSize', () => {
+  test('stops after a bounded number of nodes, however many a shared graph expands to', () => {
+    let visited = 0
+    // Getters count every node JSON.stringify asks for.
+    const counting = (levels: number): unknown => {
+      if (levels === 0) return 'x'
+      const node = {}
+      for (const key of ['a', 'b'])
+        Object.defineProperty(node, key, {
+          enumerable: true,
+          get: () => {
+            visited++
+            return counting(levels - 1)
+          },
+        })
+      return node
+    }
+    expect(Channel.isWithinSize(counting(40))).toBe(false)
+    expect(visited).toBeLessThanOrEqual(maxMessageBytes)
+  })
+
+  test.each([
+    {
+      label: 'a small request',
+      make: () => ({ porthole: 1, kind: 'req', id: 'x', method: 'echo', params: { text: 'hi' } }),
+      ok: true,
+    },
+    {
+      label: 'a string just under the bound',
+      make: () => 'x'.repeat(maxMessageBytes - 100),
+      ok: true,
+    },
+    { label: 'a string over the bound', make: () => 'x'.repeat(maxMessageBytes + 1), ok: false },
+    { label: 'a shared graph of 28 levels', make: () => sharedGraph(28), ok: false },
+  ])('$label → $ok', ({ make, ok }) => {
+    expect(Channel.isWithinSize(make())).toBe(ok)
+  })
+})
+
+describe('inv-17 a hostile peer', () => {
+  test('a message that expands to 2^28 nodes is dropped, and the channel still answers', async () => {
+    const drops: string[] = []
+    const { port1: hostile, port2: target } = new MessageChannel()
+    const victim = Channel.create({
+      port: target,
+      origin: 'http://peer.test',
+      parsers: Contract.parsers(server, client),
+      onDrop: (reason) => drops.push(reason),
+    })
+    open.push(victim, { destroy: () => hostile.close() })
+    victim.handle('echo', ({ text }) => text.toUpperCase())
+    const answers: unknown[] = []
+    hostile.addEventListener('message', (event) => answers.push((event as MessageEvent).data))
+    hostile.start()
+    hostile.postMessage({
+      porthole: 1,
+      kind: 'req',
+      id: crypto.randomUUID(),
+      method: 'echo',
+      params: sharedGraph(28),
+    })
+    const id = crypto.randomUUID()
+    hostile.postMessage({ porthole: 1, kind: 'req', id, method: 'echo', params: { text: 'ok' } })
+    await expect
+      .poll(() => answers)
+      .toContainEqual(expect.objectContaining({ id, ok: true, result: 'OK' }))
+    expect(drops).toContain('malformed')
+    expect(answers).toHaveLength(1)
   })
 })

@@ -88,13 +88,25 @@ type Pending = {
 // biome-ignore lint/suspicious/noExplicitAny: handlers are typed at `handle`, stored erased.
 type AnyHandler = (params: any, context: HandlerContext) => unknown
 
-/** Whether a structured-clone payload stays under the size bound. */
-function withinSize(value: unknown): boolean {
+/**
+ * Whether a structured-clone payload stays under the size bound, measured
+ * with bounded work (SECURITY.md 17 and 18): a clone keeps shared
+ * references, which a plain `JSON.stringify` would expand (28 levels of
+ * `n = { a: n, b: n }` is 2^28 nodes). Every node visited costs its key and
+ * its string (anything else 8), at least 1, and the walk stops once
+ * `maxMessageBytes` is spent: a bounded number of nodes, whatever the shape.
+ */
+export function isWithinSize(value: unknown): boolean {
+  let budget = maxMessageBytes
   try {
-    return (JSON.stringify(value) ?? '').length <= maxMessageBytes
+    // Past the budget nothing more is descended into.
+    JSON.stringify(value, (key, item: unknown) =>
+      (budget -= key.length + (typeof item === 'string' ? item.length : 8)) < 0 ? undefined : item,
+    )
   } catch {
     return false
   }
+  return budget >= 0
 }
 
 export function create<local extends Spec, remote extends Spec>(
@@ -149,7 +161,7 @@ export function create<local extends Spec, remote extends Spec>(
   const receive = (event: MessageEvent) => {
     if (closed) return
     const message = parseMessage(event.data)
-    if (!message || !withinSize(event.data)) return drop('malformed')
+    if (!message || !isWithinSize(event.data)) return drop('malformed')
     switch (message.kind) {
       case 'req':
         void respond(message.id, message.method, message.params)

@@ -10,7 +10,7 @@ export const maxParamsLength = maxMessageBytes - 1024
 // One message for every refusal: the loader's bytes are scarce, and it names the whole contract.
 const invalid = () =>
   new InvalidParamsError(
-    'Invalid request arguments: expected { method, params? } (see the README).',
+    'Invalid request arguments: expected { method, params? }.',
   )
 
 /**
