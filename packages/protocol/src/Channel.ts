@@ -100,9 +100,10 @@ export function isWithinSize(value: unknown): boolean {
   let budget = maxMessageBytes
   try {
     // Past the budget nothing more is descended into.
-    JSON.stringify(value, (key, item: unknown) =>
-      (budget -= key.length + (typeof item === 'string' ? item.length : 8)) < 0 ? undefined : item,
-    )
+    JSON.stringify(value, (key, item: unknown) => {
+      budget -= key.length + (typeof item === 'string' ? item.length : 8)
+      return budget < 0 ? undefined : item
+    })
   } catch {
     return false
   }

@@ -9,9 +9,7 @@ export const maxParamsLength = maxMessageBytes - 1024
 
 // One message for every refusal: the loader's bytes are scarce, and it names the whole contract.
 const invalid = () =>
-  new InvalidParamsError(
-    'Invalid request arguments: expected { method, params? }.',
-  )
+  new InvalidParamsError('Invalid request arguments: expected { method, params? }.')
 
 /**
  * Checks the argument of an EIP-1193 `request` and returns what is sent to the
