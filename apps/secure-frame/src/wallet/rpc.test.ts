@@ -493,10 +493,12 @@ async function anvilWallet(options: { decide?: RequestApproval } = {}) {
 }
 
 const newAddress = () => privateKeyToAccount(generatePrivateKey()).address
+// 'pending': what the node has accepted, mined or not (anvil may answer a send
+// before its automine has run, so 'latest' could lag behind a sent transaction).
 const balanceOf = async (address: string) =>
-  BigInt((await anvilRpc('eth_getBalance', [address, 'latest'])) as string)
+  BigInt((await anvilRpc('eth_getBalance', [address, 'pending'])) as string)
 const nonceOf = async (address: string) =>
-  Number((await anvilRpc('eth_getTransactionCount', [address, 'latest'])) as string)
+  Number((await anvilRpc('eth_getTransactionCount', [address, 'pending'])) as string)
 
 /** A batch of two transfers (1 and 2 wei) from `from` to `to`. */
 function transfers(from: string, to: readonly [string, string], extra: object = {}) {
