@@ -10,6 +10,7 @@ import { createApp } from './app.js'
 import {
   clientAddress,
   limitKeyOf,
+  prefixKeyOf,
   maxForwardedHops,
   normalizeAddress,
   noTrustedProxies,
@@ -246,5 +247,23 @@ describe('inv-21 per-IP mail limits behind a proxy', () => {
     expect((await send('2001:db8:77:1:ffff:ffff:ffff:ffff')).status).toBe(429)
     // The next /64: its own bucket.
     expect((await send('2001:db8:77:2::1')).status).toBe(200)
+  })
+})
+
+describe('prefixKeyOf', () => {
+  test.each([
+    ['203.0.113.7', '203.0.113.0/24'],
+    ['::ffff:203.0.113.250', '203.0.113.0/24'],
+    ['2001:db8:1:2ab::1', '2001:db8:1:200::/56'],
+    ['2001:db8:1:ff::9', '2001:db8:1:0::/56'],
+    ['not an address', 'unknown'],
+    [undefined, 'unknown'],
+  ])('%s is counted in %s', (address, key) => {
+    expect(prefixKeyOf(address)).toBe(key)
+  })
+
+  test('two addresses of one /24 share a bucket, the next /24 does not', () => {
+    expect(prefixKeyOf('198.51.100.1')).toBe(prefixKeyOf('198.51.100.254'))
+    expect(prefixKeyOf('198.51.100.1')).not.toBe(prefixKeyOf('198.51.101.1'))
   })
 })

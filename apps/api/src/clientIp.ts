@@ -127,6 +127,22 @@ export function limitKeyOf(address: string | undefined): string {
   return `${groups.map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`
 }
 
+/**
+ * The key of per-prefix limits for `address`, the bucket after the per-IP
+ * one (SECURITY.md 22): an IPv4 address's /24 (`203.0.113.0/24`), an IPv6
+ * address's /56 (`2001:db8:1:200::/56`, a typical subscriber allocation);
+ * `unknown` for none.
+ */
+export function prefixKeyOf(address: string | undefined): string {
+  if (address === undefined) return 'unknown'
+  const plain = normalizeAddress(address)
+  if (plain === undefined) return 'unknown'
+  if (isIPv4(plain)) return `${plain.split('.').slice(0, 3).join('.')}.0/24`
+  const groups = expandIPv6(plain).slice(0, 4)
+  groups[3] = `${groups[3]?.slice(0, 2) ?? '00'}00`
+  return `${groups.map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/56`
+}
+
 /** The 8 groups of an IPv6 address (4 hex digits each), an embedded IPv4 tail included. */
 function expandIPv6(address: string): string[] {
   let text = address

@@ -3,7 +3,7 @@ import { ErrorBody, ProjectId } from '@porthole/protocol/Api'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import { clientAddress, limitKeyOf, type TrustedProxies } from './clientIp.js'
+import { clientAddress, limitKeyOf, prefixKeyOf, type TrustedProxies } from './clientIp.js'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
 import { getProject } from './projects.js'
@@ -150,6 +150,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** The key of per-IP limits for this request (`clientIp`), set by `identifyClient`. */
     clientIp: string
+    /** The key of per-prefix limits for this request (`clientPrefix`), set by `identifyClient`. */
+    clientPrefix: string
   }
 }
 
@@ -166,6 +168,7 @@ export function identifyClient(trusted: TrustedProxies): MiddlewareHandler {
       trusted,
     })
     c.set('clientIp', limitKeyOf(address))
+    c.set('clientPrefix', prefixKeyOf(address))
     await next()
   }
 }
@@ -178,6 +181,14 @@ export function identifyClient(trusted: TrustedProxies): MiddlewareHandler {
  */
 export function clientIp(c: Context): string {
   return c.get('clientIp') ?? limitKeyOf(socketAddress(c))
+}
+
+/**
+ * The key of this request's per-prefix limits, the bucket after `clientIp`:
+ * the client's IPv4 /24 or IPv6 /56, found as `clientIp` finds the client.
+ */
+export function clientPrefix(c: Context): string {
+  return c.get('clientPrefix') ?? prefixKeyOf(socketAddress(c))
 }
 
 function socketAddress(c: Context): string | undefined {
