@@ -10,11 +10,11 @@ import { createApp } from './app.js'
 import {
   clientAddress,
   limitKeyOf,
-  prefixKeyOf,
   maxForwardedHops,
   normalizeAddress,
   noTrustedProxies,
   parseTrustedProxies,
+  prefixKeyOf,
 } from './clientIp.js'
 import { createTestDb, type TestDb } from './db/testing.js'
 import { emailSendIpLimit } from './emailCodes.js'
