@@ -62,7 +62,10 @@ export function startFrame(accepted: Accepted, options: StartFrameOptions = {}):
   channel.handle('getChainId', () => getChainId(context))
   channel.handle('switchNetwork', (params) => switchNetwork(params, context))
   channel.handle('rpcRequest', (params, call) =>
-    rpcRequest(params, context, call, () => channel.emit('approved', undefined)),
+    rpcRequest(params, context, call, () => {
+      const { approvalId } = params
+      if (approvalId !== undefined) channel.emit('approved', { approvalId })
+    }),
   )
   channel.handle('updateEmail', (params) => updateEmail(params, context))
   channel.handle('updateEmailPrimaryOtp', (params) => updateEmailPrimaryOtp(params, context))

@@ -64,8 +64,17 @@ export const RpcRequest = z.strictObject({
     .max(2048)
     .refine((value) => Origin.parse(value) !== undefined, { error: 'must be an http(s) origin' })
     .optional(),
+  /**
+   * The widget's name for a request that needs approval (`crypto.randomUUID()`):
+   * the frame's `approved` event carries it back, so the widget knows exactly
+   * which request the visitor approved, whatever order the frame shows them in.
+   */
+  approvalId: z.uuid().optional(),
 })
 export type RpcRequest = z.infer<typeof RpcRequest>
+
+/** `approved`'s payload: the `approvalId` of the request the visitor approved. */
+export const Approved = z.strictObject({ approvalId: z.uuid() })
 
 /** The site's metadata and the widget's version, which the frame shows and sends to the API. */
 export const DappData = z.strictObject({
@@ -148,10 +157,10 @@ export const secure = {
 export const widget = {
   requests: {},
   /**
-   * `approved`: the visitor approved the request the frame shows (the oldest
-   * waiting one); it is being signed and sent, and its real result follows.
+   * `approved`: the visitor approved the request named by `approvalId`; it is
+   * being signed and sent, and its real result follows.
    */
-  events: { ready: none, approved: none },
+  events: { ready: none, approved: Approved },
 } as const
 
 export type SecureSpec = Infer<typeof secure>

@@ -11,8 +11,10 @@ function deferred() {
   let resolve!: (value: string) => void
   let reject!: (error: unknown) => void
   let signal: AbortSignal | undefined
-  const send = (given: AbortSignal) => {
+  let approvalId: string | undefined
+  const send = (given: AbortSignal, id: string) => {
     signal = given
+    approvalId = id
     return new Promise<string>((res, rej) => {
       resolve = res
       reject = rej
@@ -24,6 +26,8 @@ function deferred() {
     resolve: (v: string) => resolve(v),
     reject: (e: unknown) => reject(e),
     signal: () => signal,
+    /** The frame's `approved` event for this request. */
+    approve: () => markApproved({ approvalId: approvalId as string }),
   }
 }
 
@@ -85,7 +89,7 @@ describe('withApproval', () => {
   test('inv-17 once the visitor approved, closing the modal no longer cancels: the host gets the real result', async () => {
     const request = deferred()
     const result = withApproval('eth_sendTransaction', request.send)
-    markApproved()
+    request.approve()
     router.close()
     expect(request.signal()?.aborted).toBe(false)
     request.resolve('0xhash')
@@ -129,6 +133,30 @@ describe('withApproval', () => {
 })
 
 describe('withApproval, two requests at once', () => {
+  test('inv-17 the frame approves the later request first: closing the modal cancels the earlier one, not the approved one', async () => {
+    // The frame shows a transaction only once its fees are filled, so a
+    // message asked after it may be shown, and approved, first.
+    const transaction = deferred()
+    const message = deferred()
+    const tx = withApproval('eth_sendTransaction', transaction.send)
+    const signed = withApproval('personal_sign', message.send)
+    message.approve()
+    router.close()
+    await expect(tx).rejects.toMatchObject({ code: ErrorCode.userRejected })
+    expect(transaction.signal()?.aborted).toBe(true)
+    expect(message.signal()?.aborted).toBe(false)
+    message.resolve('0xsig')
+    await expect(signed).resolves.toBe('0xsig')
+  })
+
+  test('inv-17 an approved event for an unknown request changes nothing', async () => {
+    const request = deferred()
+    const result = withApproval('personal_sign', request.send)
+    markApproved({ approvalId: crypto.randomUUID() })
+    router.close()
+    await expect(result).rejects.toMatchObject({ code: ErrorCode.userRejected })
+  })
+
   test('inv-06 the first settling leaves the second waiting on ApproveTransaction', async () => {
     const first = deferred()
     const second = deferred()

@@ -47,21 +47,22 @@ function fromCaip2(chainId: string): number | null {
 }
 
 /**
- * Approvals waiting in the frame, oldest first: it shows them one at a time in
- * that order, so its `approved` event is the oldest not yet approved. An
- * approved one is being signed and sent: closing the modal no longer cancels
- * it, and the host gets its real result (SECURITY.md 17).
+ * Approvals waiting in the frame, by the `approvalId` each request carries.
+ * The frame's `approved` event names the one the visitor approved (the frame
+ * may show them in another order than they were asked: a transaction waits
+ * for its fees first). An approved one is being signed and sent: closing the
+ * modal no longer cancels it, and the host gets its real result (SECURITY.md 17).
  */
-const active: { approved: boolean }[] = []
-/** The frame's visitor approved the approval it shows. */
-export function markApproved(): void {
-  const entry = active.find((candidate) => !candidate.approved)
+const active = new Map<string, { approved: boolean }>()
+/** The frame's visitor approved the request named `approvalId`; an unknown id does nothing. */
+export function markApproved({ approvalId }: { approvalId: string }): void {
+  const entry = active.get(approvalId)
   if (entry) entry.approved = true
 }
 /** Channels to a secure frame whose `approved` events are followed. */
 const followed = new WeakSet<object>()
 function followApprovals(channel: {
-  on(name: 'approved', listener: () => void): () => void
+  on(name: 'approved', listener: (payload: { approvalId: string }) => void): () => void
 }): void {
   if (followed.has(channel)) return
   followed.add(channel)
@@ -81,14 +82,15 @@ let before: Pick<WidgetState, 'open' | 'history'> | null = null
  */
 export async function withApproval<result>(
   method: string,
-  send: (signal: AbortSignal) => Promise<result>,
+  send: (signal: AbortSignal, approvalId: string) => Promise<result>,
   target: Store<WidgetState> = store,
   cancel?: AbortSignal,
 ): Promise<result> {
   if (cancel?.aborted) throw new UserRejectedError('The site gave up on the request.')
   const controller = new AbortController()
+  const approvalId = crypto.randomUUID()
   const entry = { approved: false }
-  active.push(entry)
+  active.set(approvalId, entry)
   const onCancel = () => controller.abort()
   cancel?.addEventListener('abort', onCancel, { once: true })
   if (waiting++ === 0) {
@@ -104,14 +106,14 @@ export async function withApproval<result>(
     if (!state.open || currentView(state) !== 'ApproveTransaction') controller.abort()
   })
   try {
-    return await send(controller.signal)
+    return await send(controller.signal, approvalId)
   } catch (error) {
     if (controller.signal.aborted)
       throw new UserRejectedError('The user closed the approval without deciding.')
     throw error
   } finally {
     unsubscribe()
-    active.splice(active.indexOf(entry), 1)
+    active.delete(approvalId)
     cancel?.removeEventListener('abort', onCancel)
     if (--waiting === 0) {
       target.setState({ approval: null })
@@ -148,8 +150,12 @@ export function embedded() {
       followApprovals(channel)
       return withApproval(
         method,
-        (aborted) =>
-          channel.request('rpcRequest', body, { signal: aborted, timeout: approvalTimeout }),
+        (aborted, approvalId) =>
+          channel.request(
+            'rpcRequest',
+            { ...body, approvalId },
+            { signal: aborted, timeout: approvalTimeout },
+          ),
         store,
         signal,
       )
