@@ -16,36 +16,36 @@ import { createIndexedDbBackend, createStorage, withFallback } from './wallet/st
 export const pollInterval = 1_500
 
 /**
- * The host's origin as the browser reports it: the last of
- * `location.ancestorOrigins` (the widget's origin comes first). Firefox has
- * no `ancestorOrigins`: then the origin the widget's handshake saw is used.
+ * The requesting host's origin as the browser reports it: the second of
+ * `location.ancestorOrigins`, the page that embeds the widget and talks to it
+ * (the first is the widget). Not the top-level page: an allowed host framed by
+ * another allowed host asks in its own name, so a sign-in check or an approval
+ * must name it, not the page around it (SECURITY.md 8). Firefox has no
+ * `ancestorOrigins`: then the origin the widget's handshake saw is used.
  */
 export function ancestorOrigin(list: DOMStringList | undefined): string | undefined {
   if (!list || list.length < 2) return undefined
-  return list.item(list.length - 1) ?? undefined
+  return list.item(1) ?? undefined
 }
 
 /**
  * The origin of the page that embeds the widget (the widget's parent), whose
  * session this frame keeps: the second of `location.ancestorOrigins` (the
- * first is the widget). Without it (Firefox), the origin the widget's
- * handshake saw, which the widget puts in this frame's URL (`?hostOrigin=`).
- * `undefined` when neither is a plain http(s) origin: the session then lives
- * in memory only.
+ * first is the widget). Only the browser's word counts: the host can navigate
+ * this frame to a URL of its choosing, so nothing in the URL may name the
+ * scope. `undefined` without `ancestorOrigins` (Firefox) or when it is no
+ * plain http(s) origin: the session then lives in memory only, for the page's
+ * life (SECURITY.md 9).
  */
-export function sessionOrigin(
-  list: DOMStringList | undefined,
-  fromWidget: string | null,
-): string | undefined {
-  const host = list && list.length >= 2 ? list.item(1) : null
-  if (host !== null) return Origin.parse(host) ? host : undefined
-  return fromWidget !== null && Origin.parse(fromWidget) ? fromWidget : undefined
+export function sessionOrigin(list: DOMStringList | undefined): string | undefined {
+  const host = ancestorOrigin(list)
+  return host !== undefined && Origin.parse(host) ? host : undefined
 }
 
 export function createBrowserContext(): Context {
   const query = new URLSearchParams(location.search)
   const projectId = query.get('projectId') ?? ''
-  const origin = sessionOrigin(location.ancestorOrigins, query.get('hostOrigin'))
+  const origin = sessionOrigin(location.ancestorOrigins)
   return {
     api: createApi({ apiUrl, projectId }),
     storage: createStorage(withFallback(createIndexedDbBackend()), {

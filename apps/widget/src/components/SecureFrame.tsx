@@ -9,13 +9,12 @@ import { mountSecureFrame } from '../lib/secureFrame.js'
 export function SecureFrame() {
   const verified = useStore((state) => state.verification === 'verified')
   const projectId = useStore((state) => state.projectId)
-  const hostOrigin = useStore((state) => state.hostOrigin)
   const status = useStore((state) => state.secureFrame)
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const container = ref.current
     if (!verified || projectId === null || !container) return
-    return mountSecureFrame({ container, projectId, hostOrigin })
-  }, [verified, projectId, hostOrigin])
+    return mountSecureFrame({ container, projectId })
+  }, [verified, projectId])
   return <div ref={ref} data-secure-frame={status} />
 }

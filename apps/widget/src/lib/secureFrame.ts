@@ -101,26 +101,19 @@ export function showSecureFrame(slot: FrameSlot | null): void {
 }
 
 /**
- * The frame's URL: the project, and the host's origin as the handshake saw
- * it, under which the frame keeps the session (SECURITY.md 9) where the
- * browser does not report it (`location.ancestorOrigins`, absent in Firefox).
+ * The frame's URL: the project. Never the host's origin: the host can
+ * navigate the frame to a URL of its own, so the frame takes the origin it
+ * keeps a session under only from the browser (SECURITY.md 9).
  */
-export function secureFrameSrc(
-  projectId: string,
-  baseUrl: string = secureFrameUrl,
-  hostOrigin?: string | null,
-): string {
+export function secureFrameSrc(projectId: string, baseUrl: string = secureFrameUrl): string {
   const url = new URL(`${baseUrl}/`)
   url.searchParams.set('projectId', projectId)
-  if (hostOrigin) url.searchParams.set('hostOrigin', hostOrigin)
   return url.href
 }
 
 export type MountSecureFrameParameters = {
   container: HTMLElement
   projectId: string
-  /** The verified host's origin, from the handshake. */
-  hostOrigin?: string | null | undefined
   baseUrl?: string | undefined
   store?: Store<WidgetState> | undefined
   timeout?: number | undefined
@@ -132,13 +125,12 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
   const {
     container,
     projectId,
-    hostOrigin,
     baseUrl = secureFrameUrl,
     store = defaultStore,
     timeout = iframeLoadTimeout,
     readyDelay = frameReadyDelay,
   } = parameters
-  const src = secureFrameSrc(projectId, baseUrl, hostOrigin)
+  const src = secureFrameSrc(projectId, baseUrl)
   const origin = new URL(src).origin
   let channel: SecureChannel | null = null
   let handshake: AbortController | null = null
