@@ -457,6 +457,10 @@ describe('inv-20 toDisplay', () => {
     expect(approve(maxUint256).notes).toContain(
       'This approval lets the spender take all your tokens.',
     )
+    // One less than the maximum is as unlimited: it warns too.
+    expect(approve(maxUint256 - 1n).notes).toContain(
+      'This approval lets the spender take all your tokens.',
+    )
   })
 
   test('an unknown contract call shows its raw selector and a warning', () => {
@@ -491,5 +495,38 @@ describe('inv-20 toDisplay', () => {
     expect(display.notes).toContain('This permit lets the spender take all your tokens.')
     expect(value(display, 'Verifying contract')).toBe(token)
     expect(value(display, 'spender')).toBe(other)
+  })
+
+  test('a Permit2 batch with a witness, one of whose items is for everything, warns too', () => {
+    const permit = {
+      types: {
+        PermitBatchWitnessTransferFrom: [
+          { name: 'permitted', type: 'TokenPermissions[]' },
+          { name: 'spender', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'witness', type: 'Witness' },
+        ],
+        TokenPermissions: [
+          { name: 'token', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+        Witness: [{ name: 'user', type: 'address' }],
+      },
+      primaryType: 'PermitBatchWitnessTransferFrom',
+      domain: { name: 'Permit2', chainId: 31337, verifyingContract: token },
+      message: {
+        permitted: [
+          { token, amount: '1' },
+          { token, amount: (2n ** 160n - 1n).toString() },
+        ],
+        spender: other,
+        nonce: 0,
+        deadline: 1,
+        witness: { user: account },
+      },
+    }
+    const display = toDisplay(input('eth_signTypedData_v4', [account, permit]))
+    expect(display.notes).toContain('This permit lets the spender take all your tokens.')
   })
 })

@@ -251,7 +251,7 @@ export function describeCallData(
             { label: 'Spender', value: spender, mono: true },
             { label: 'Allowance', value: allowance },
           )
-          if (amount === maxUint256)
+          if (isEffectivelyUnlimited(amount))
             notes.push('This approval lets the spender take all your tokens.')
         } else {
           const [from, recipient, amount] = args as readonly [string, string, bigint]
@@ -365,7 +365,16 @@ const permitTypes = new Set([
   'PermitTransferFrom',
   'PermitBatchTransferFrom',
   'PermitWitnessTransferFrom',
+  'PermitBatchWitnessTransferFrom',
 ])
+
+/**
+ * An allowance no real balance reaches: Permit2's largest (2^160 - 1) or more,
+ * so `maxUint256 - 1` is as unlimited as `maxUint256`.
+ */
+function isEffectivelyUnlimited(amount: bigint | undefined): boolean {
+  return amount !== undefined && amount >= 2n ** 160n - 1n
+}
 
 /** Warnings for a permit: it spends tokens like an approval, without a transaction. */
 function permitNotes(primaryType: string, message: Record<string, unknown>): string[] {
@@ -374,13 +383,11 @@ function permitNotes(primaryType: string, message: Record<string, unknown>): str
     'This signature is a permit: it lets a spender move your tokens without another approval from you.',
   ]
   const amounts: unknown[] = [message.value, message.amount]
+  // Single permits hold one `details`/`permitted` record, batches a list of them.
   for (const nested of [message.details, message.permitted])
-    if (isRecord(nested)) amounts.push(nested.amount)
-  if (
-    amounts.some(
-      (amount) => toQuantity(amount) === maxUint256 || toQuantity(amount) === 2n ** 160n - 1n,
-    )
-  )
+    for (const item of Array.isArray(nested) ? nested : [nested])
+      if (isRecord(item)) amounts.push(item.amount)
+  if (amounts.some((amount) => isEffectivelyUnlimited(toQuantity(amount))))
     notes.push('This permit lets the spender take all your tokens.')
   return notes
 }

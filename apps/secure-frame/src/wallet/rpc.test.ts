@@ -1397,6 +1397,14 @@ describe('inv-20 sign-in messages', () => {
       (a) => stringToHex(siwe(a, { domain: 'bank.example', uri: 'https://bank.example' })),
     ],
     [
+      'our domain, and another URI inside a line (viem parses XURI: as the URI)',
+      (a) =>
+        siwe(a, { domain: 'host.example', uri: host }).replace(
+          /\nVersion:/,
+          '\nXURI: https://bank.example\nVersion:',
+        ),
+    ],
+    [
       'another domain, with Windows line ends and a trailing line',
       (a) =>
         `${siwe(a, { domain: 'bank.example', uri: 'https://bank.example' }).replaceAll('\n', '\r\n')}\r\n`,

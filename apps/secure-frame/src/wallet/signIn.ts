@@ -6,7 +6,8 @@
  * any case and whatever else the text holds, so a message a lenient verifier
  * would accept is never let through for failing a strict parse. Then its
  * domain (with its scheme, https when absent, as EIP-4361 assumes) and every
- * `URI:` line must be the requesting origin exactly, or it is refused.
+ * `URI:` (wherever it stands in a line) must be the requesting origin
+ * exactly, or it is refused.
  *
  * Refused with -32602 (invalid params): the request itself is unacceptable
  * from this origin. 4100 would tell the site to ask for the account again,
@@ -15,7 +16,11 @@
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 
 const headerPhrase = /\bwants you to sign in with your\b/i
-const uriLine = /^\s*URI\s*:\s*(.*)$/i
+/**
+ * `URI:` anywhere in a line, not only at its start: some parsers (viem's
+ * among them) find it inside a line (`XURI: https://victim.example`).
+ */
+const uriLine = /URI\s*:\s*(.*)$/i
 const lineBreak = /\r\n|\r|\n|\u2028|\u2029|\u0085/
 
 /** A sign-in message for an origin other than the requesting one. */

@@ -7,7 +7,9 @@
  * missing one is -32602), in the type's order, and the domain exactly the
  * fields its type lists. The rebuilt object is what the approval shows and
  * what viem then signs; it is hashed once before showing so anything viem
- * would refuse is refused before the approval.
+ * would refuse is refused before the approval. Atomic values must be in their
+ * exact form (no number for a string, no boolean for an integer, whole-byte
+ * hex for bytes), and are shown canonical: integers as decimal text.
  */
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
@@ -79,6 +81,63 @@ const invalid = (detail: string) => new InvalidParamsError(`Invalid typed data: 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+const integerType = /^u?int(\d{0,3})$/
+const fixedBytesType = /^bytes(\d{1,2})$/
+const decimalText = /^-?(0|[1-9]\d{0,77})$/
+const hexText = /^-?0x[0-9a-fA-F]{1,64}$/
+
+/**
+ * An atomic value in the one form that is both shown and signed: viem would
+ * coerce a loose value (`true` as a uint, `5` as a string, `0x123` as bytes)
+ * into something other than what a visitor reads, so only exact forms pass.
+ * Integers become decimal text; booleans stay booleans; strings stay strings;
+ * bytes are whole-byte hex (of the exact size for `bytesN`); addresses are
+ * checksummed or all one case. A type EIP-712 does not define is refused.
+ */
+function atomic(type: string, value: unknown, path: string): unknown {
+  const integer = integerType.exec(type)
+  if (integer) {
+    const bits = integer[1] === '' ? 256 : Number(integer[1])
+    if (bits < 8 || bits > 256 || bits % 8 !== 0) throw invalid(`${path} has the bad type ${type}`)
+    let number: bigint
+    if (typeof value === 'number' && Number.isSafeInteger(value)) number = BigInt(value)
+    else if (typeof value === 'string' && (decimalText.test(value) || hexText.test(value)))
+      number = value.startsWith('-') ? -BigInt(value.slice(1)) : BigInt(value)
+    else throw invalid(`${path} is not a whole number`)
+    const signed = type.startsWith('int')
+    const limit = 1n << BigInt(signed ? bits - 1 : bits)
+    if (signed ? number < -limit || number >= limit : number < 0n || number >= limit)
+      throw invalid(`${path} does not fit ${type}`)
+    return number.toString()
+  }
+  const fixed = fixedBytesType.exec(type)
+  if (fixed) {
+    const size = Number(fixed[1])
+    if (size < 1 || size > 32) throw invalid(`${path} has the bad type ${type}`)
+    if (typeof value !== 'string' || !new RegExp(`^0x[0-9a-fA-F]{${size * 2}}$`).test(value))
+      throw invalid(`${path} is not ${size} bytes of hex`)
+    return value.toLowerCase()
+  }
+  switch (type) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw invalid(`${path} is not true or false`)
+      return value
+    case 'string':
+      if (typeof value !== 'string') throw invalid(`${path} is not text`)
+      return value
+    case 'bytes':
+      if (typeof value !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(value))
+        throw invalid(`${path} is not whole bytes of hex`)
+      return value.toLowerCase()
+    case 'address':
+      if (typeof value !== 'string' || !Address.safeParse(value).success)
+        throw invalid(`${path} is not an address`)
+      return value
+    default:
+      throw invalid(`${path} has the type ${type.slice(0, 100)}, which is not defined`)
+  }
+}
+
 /** `value` rebuilt as `type` declares it: struct keys exactly its fields, arrays item by item. */
 function rebuild(
   types: Record<string, Field[]>,
@@ -98,7 +157,7 @@ function rebuild(
     return value.map((child, index) => rebuild(types, item, child, `${path}.${index}`, depth + 1))
   }
   const fields = Object.hasOwn(types, type) ? types[type] : undefined
-  if (!fields) return value
+  if (!fields) return atomic(type, value, path)
   if (!isRecord(value)) throw invalid(`${path} is not a ${type}`)
   const names = new Set(fields.map((field) => field.name))
   for (const key of Object.keys(value))
