@@ -26,7 +26,7 @@ import {
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
 import { anvil, anvilUrl, devKey, localChain, workerKey } from './support/anvil.ts'
 import { signInWithFarcaster } from './support/farcasterApp.ts'
-import { mailCount, waitForApprovalLink, waitForCode } from './support/stackMail.ts'
+import { mailCount, stackMessages, waitForApprovalLink, waitForCode } from './support/stackMail.ts'
 
 /**
  * Continue on an email asked for moments ago: within 30 s the API refuses
@@ -88,9 +88,24 @@ test.describe('email login', () => {
     const since = await mailCount()
     await widget(other).getByPlaceholder('Email').fill(email)
     await continueAfterThrottle(widget(other))
-    await expect(widget(other).getByText('Approve this device', { exact: true })).toBeVisible()
-    // Nothing is released before the link is followed: no code mail was sent.
-    await approveDevice(context, await waitForApprovalLink(email, since))
+    // The code view, as for an address nobody uses (SECURITY.md 26); it says the mail may
+    // ask to approve this device first, and the mail does.
+    await expect(widget(other).getByText(`Enter the code we sent to ${email}`)).toBeVisible()
+    await expect(
+      widget(other).getByText(
+        "If this is a new device for your account, the email asks you to approve it first; then we'll mail you the code.",
+      ),
+    ).toBeVisible()
+    const link = await waitForApprovalLink(email, since)
+    // Nothing is released before the link is followed: no code mail was sent, and a code
+    // typed now is refused.
+    expect(
+      (await stackMessages()).slice(since).filter((mail) => mail.to.includes(email)),
+    ).toHaveLength(1)
+    await widget(other).getByLabel('Code from the email').fill('000000')
+    await expect(widget(other).getByRole('alert')).toHaveText(/^The code is wrong/)
+    expect((await hostState(other)).status).not.toBe('connected')
+    await approveDevice(context, link)
     const code = await waitForCode(email, since)
     await widget(other).getByLabel('Code from the email').fill(code)
     await expect

@@ -59,6 +59,18 @@ export const projects = {
       allowedOrigins: [origins.demo, origins.demoSameSite] as string[],
       socials: 'google',
     },
+    /**
+     * Email login (no social login) with a shared mail budget of 20 per 10
+     * minutes, for the attack on it (e2e/security/inv-22-mail-budget.spec.ts);
+     * no other test uses it.
+     */
+    {
+      id: 'porthole-e2e-mail-budget',
+      name: 'E2E small mail budget',
+      allowedOrigins: [] as string[],
+      socials: '',
+      mailBudget: 20,
+    },
   ],
 } as const
 

@@ -8,12 +8,14 @@
  *   PORTHOLE_E2E=1   a fresh database in a temp dir, plus the e2e projects
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { hostRuleOf } from '@porthole/protocol/HostNames'
 import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
@@ -127,6 +129,8 @@ async function main() {
     if (build.status !== 0) throw new Error('The build failed.')
   }
 
+  // The dev outbox's unguessable path (SECURITY.md 25), new at each start, printed below.
+  const outboxToken = randomBytes(24).toString('base64url')
   const pgliteDir = e2e
     ? mkdtempSync(join(tmpdir(), 'porthole-e2e-'))
     : (process.env.PGLITE_DIR ?? join(root, '.data', 'pglite'))
@@ -139,14 +143,17 @@ async function main() {
     WIDGET_ORIGIN: origins.widget,
     SECURE_FRAME_ORIGIN: origins.secure,
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
-    // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox.
+    // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox/<token>.
     // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
+    DEV_OUTBOX_TOKEN: outboxToken,
     // Every test browser is 127.0.0.1: the per-IP login limits would stop the suite.
     ...(e2e
       ? {
           SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
           IP_LIMIT_SCALE: '1000',
+          // A test's own requests (not the browser's) name other clients with X-Forwarded-For.
+          TRUSTED_PROXIES: '127.0.0.1',
           // Farcaster against the relay stand-in, with the IdRegistry stand-in on anvil.
           FARCASTER_RELAY_URL: `http://127.0.0.1:${ports.farcaster}`,
           FARCASTER_CHAIN: 'eip155:31337',
@@ -203,6 +210,13 @@ async function main() {
         if (set.status !== 0)
           throw new Error(`Could not set the features of ${project.id}: ${set.stderr}`)
       }
+      if ('mailBudget' in project) {
+        const budget = ['apps/api/src/cli.ts', 'set-mail-budget', '--id', project.id]
+        budget.push('--mails', String(project.mailBudget))
+        const set = spawnSync(bin('tsx'), budget, { cwd: root, env: { ...process.env, ...apiEnv } })
+        if (set.status !== 0)
+          throw new Error(`Could not set the mail budget of ${project.id}: ${set.stderr}`)
+      }
     }
   }
 
@@ -230,12 +244,16 @@ async function main() {
     HOST: '127.0.0.1',
     API_URL: `http://127.0.0.1:${ports.api}`,
     WIDGET_ORIGIN: origins.widget,
+    // Its one name, and loopback names (development): any other Host gets 421 (SECURITY.md 25).
+    SECURE_FRAME_ORIGIN: origins.secure,
   })
 
   await listen(
     createStaticServer({
       root: join(root, 'apps/widget/dist'),
       aliases: { '/loader.js': join(root, 'packages/loader/dist/loader.js') },
+      // Its one name, and loopback names (development): any other Host gets 421 (SECURITY.md 25).
+      hosts: hostRuleOf({ origin: origins.widget, loopback: true }),
     }),
     ports.widget,
   )
@@ -280,7 +298,7 @@ Porthole is running (Ctrl-C stops it):
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
   dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
   WC relay       ${relayUrl}   a local WalletConnect relay
-  mail outbox    ${origins.api}/dev/outbox   login codes (no SMTP server in dev)${e2e ? `\n  mail caught    ${origins.mail}/messages   (SMTP catcher on ${ports.smtp})` : ''}
+  mail outbox    ${origins.api}/dev/outbox/${outboxToken}   login codes (no SMTP server in dev; a new path at each start)${e2e ? `\n  mail caught    ${origins.mail}/messages   (SMTP catcher on ${ports.smtp})` : ''}
   "Google"       ${origins.idp}   a local OIDC stand-in: signs in alice@example.com
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).

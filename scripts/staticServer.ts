@@ -6,6 +6,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { extname, join, normalize, resolve, sep } from 'node:path'
+import { type HostRule, isOwnHost } from '@porthole/protocol/HostNames'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,6 +29,13 @@ export type StaticServerOptions = {
   aliases?: Record<string, string>
   /** Rewrites HTML before it is sent (templating for the demo host). */
   transformHtml?: (html: string, url: URL) => string | undefined
+  /**
+   * The names it answers to (SECURITY.md 25: the widget's origin, and
+   * loopback names in development); any other `Host` gets 421 before
+   * anything else. Unset: any name (the demo host and the bench pages,
+   * which stand for any site).
+   */
+  hosts?: HostRule
 }
 
 /** Resolves a request path inside `root`; `undefined` when it would escape it. */
@@ -45,8 +53,14 @@ export function resolveInside(root: string, pathname: string): string | undefine
 }
 
 export function createStaticServer(options: StaticServerOptions): Server {
-  const { root, aliases = {}, transformHtml } = options
+  const { root, aliases = {}, transformHtml, hosts } = options
   return createServer(async (request, response) => {
+    if (hosts && !isOwnHost(hosts, request.headers.host, request.socket.localPort ?? 0)) {
+      response
+        .writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Misdirected request: unknown host name. Open this server at its configured origin.')
+      return
+    }
     const url = new URL(request.url ?? '/', 'http://localhost')
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end()

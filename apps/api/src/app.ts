@@ -3,6 +3,7 @@ import type { Config } from './config.js'
 import { refuseCrossSite } from './crossSite.js'
 import type { Db } from './db/db.js'
 import { HttpError } from './errors.js'
+import { refuseForeignHosts } from './hostNames.js'
 import { errorBody, identifyClient } from './http.js'
 import { createMailer, type Mailer } from './mailer.js'
 import { createAnalyticsRoutes } from './routes/analytics.js'
@@ -13,7 +14,7 @@ import { createEmailUpdateRoutes } from './routes/emailUpdate.js'
 import { createExplorerRoutes } from './routes/explorer.js'
 import { createFarcasterRoutes } from './routes/farcaster.js'
 import { createOriginsRoutes } from './routes/origins.js'
-import { createRpcRoutes, defaultRpcTimeoutMs } from './routes/rpc.js'
+import { createRpcRoutes, defaultRpcTimeoutMs, type RpcLimits } from './routes/rpc.js'
 import { createSharesRoutes } from './routes/shares.js'
 import { createSiwxRoutes } from './routes/siwx.js'
 import { createSocialRoutes } from './routes/social.js'
@@ -25,8 +26,12 @@ export type CreateAppOptions = {
   db: Db
   /** Called with unexpected errors (answered as a bare 500); the server logs them. */
   onError?: ((error: unknown) => void) | undefined
+  /** Called with warnings for the operator (a project's spent RPC budget); the server logs them. */
+  onWarning?: ((line: string) => void) | undefined
   /** How long the RPC proxy (and a sign-in's on-chain signature check) waits for an upstream. */
   rpcTimeoutMs?: number | undefined
+  /** The RPC proxy's limits and caps, for tests; `defaultRpcLimits` (`routes/rpcLimits.ts`) otherwise. */
+  rpcLimits?: Partial<RpcLimits> | undefined
   /**
    * Checks sign-in signatures; by default viem over `config.rpcUpstreams`
    * (EOAs locally, contract wallets on chain) and ed25519 for Solana.
@@ -62,7 +67,9 @@ export function createApp({
   config,
   db,
   onError,
+  onWarning,
   rpcTimeoutMs,
+  rpcLimits,
   verifySignature = createSignatureVerifier({
     rpcUpstreams: config.rpcUpstreams,
     timeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs,
@@ -73,6 +80,9 @@ export function createApp({
 }: CreateAppOptions): Hono {
   const app = new Hono()
   const corsOrigins = new Set(config.corsOrigins)
+
+  // Only the API's own names (SECURITY.md 25): a DNS-rebound name gets 421 before anything runs.
+  app.use('*', refuseForeignHosts(config))
 
   // CORS: only the configured browser origins (widget, secure frame) may read answers.
   app.use('*', async (c, next) => {
@@ -115,8 +125,8 @@ export function createApp({
   app.route('/', createExplorerRoutes({ db }))
   app.route('/', createConfigRoutes({ db }))
   app.route('/', createOriginsRoutes({ db }))
-  app.route('/', createAnalyticsRoutes({ db }))
-  app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs }))
+  app.route('/', createAnalyticsRoutes({ db, config }))
+  app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs, limits: rpcLimits, warn: onWarning }))
   app.route('/', createTokensRoutes({ db, config }))
   app.route('/', createSiwxRoutes({ db, config, verifySignature }))
   app.route('/', createAuthRoutes({ db, config, mailer, now, onError }))
@@ -139,7 +149,14 @@ export function createApp({
     }),
   )
   if (config.devOutbox) {
-    app.route('/', createDevOutboxRoutes({ db, smtpConfigured: config.smtpUrl !== undefined }))
+    app.route(
+      '/',
+      createDevOutboxRoutes({
+        db,
+        token: config.devOutboxToken,
+        smtpConfigured: config.smtpUrl !== undefined,
+      }),
+    )
   }
 
   app.notFound((c) => {
@@ -150,7 +167,7 @@ export function createApp({
   app.onError((error, c) => {
     if (error instanceof HttpError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
-      return c.json(errorBody(error.code, error.shortMessage), error.status)
+      return c.json({ ...error.extra, ...errorBody(error.code, error.shortMessage) }, error.status)
     }
     onError?.(error)
     return c.json(

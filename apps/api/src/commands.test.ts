@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runProjectCommand } from './commands.js'
 import { createTestDb, type TestDb } from './db/testing.js'
+import { chargeMailBudget } from './emailCodes.js'
 import { getProject } from './projects.js'
 
 let testDb: TestDb
@@ -287,7 +288,8 @@ describe('npm run project -- set-features', () => {
   test.each([
     [['set-features', '--id', 'logins', '--socials', 'google,myspace'], /Unknown social login/],
     [['set-features', '--id', 'logins', '--email', 'yes'], /--email must be true or false/],
-    [['set-features', '--id', 'logins'], /Give --email, --socials or both/],
+    [['set-features', '--id', 'logins'], /Give --email, --socials, --heavy-rpc or several/],
+    [['set-features', '--id', 'logins', '--heavy-rpc', 'yes'], /--heavy-rpc must be true or false/],
     [['set-features', '--email', 'true'], /--id is required/],
     [['set-features', '--id', 'nobody', '--email', 'true'], /No project with id 'nobody'/],
   ])('refuses %j and changes nothing', async (argv, message) => {
@@ -297,5 +299,91 @@ describe('npm run project -- set-features', () => {
     expect(result.code).toBe(1)
     expect(result.err).toMatch(message)
     expect((await getProject(testDb.db, 'logins'))?.features).toEqual(before)
+  })
+})
+
+describe('npm run project -- set-mail-budget, usage (inv-22: the operator is told)', () => {
+  test('sets the budget, and usage shows it with the overflow and challenge counters', async () => {
+    await run('create', '--id', 'mailer-co', '--name', 'Mailer Co')
+    expect(await run('usage', '--id', 'mailer-co')).toEqual({
+      code: 0,
+      err: '',
+      out: [
+        'mailer-co  usage over today (UTC)',
+        '  mail budget: 200 mails per 10 minutes (the default)',
+        '  mails past the budget (with a proof of work): 0',
+        '  proof-of-work challenges: 0 issued, 0 solved',
+        '  RPC budget (60000 calls per 60 s) spent in 0 window(s); calls served past it: 0',
+      ].join('\n'),
+    })
+    const set = await run('set-mail-budget', '--id', 'mailer-co', '--mails', '1')
+    expect(set).toMatchObject({
+      code: 0,
+      out: "Set the mail budget of 'mailer-co' to 1 mails per 10 minutes.",
+    })
+    await chargeMailBudget(testDb.db, 'mailer-co', undefined)
+    await chargeMailBudget(testDb.db, 'mailer-co', undefined)
+    await expect(
+      chargeMailBudget(testDb.db, 'mailer-co', { email: 'a@b.example', purpose: 'login' }),
+    ).rejects.toMatchObject({ status: 428 })
+    const usage = await run('usage', '--id', 'mailer-co', '--days', '7')
+    expect(usage.out).toContain('usage over the last 7 days (UTC)')
+    expect(usage.out).toContain('mail budget: 1 mails per 10 minutes\n')
+    expect(usage.out).toContain('mails past the budget (with a proof of work): 1\n')
+    expect(usage.out).toContain('proof-of-work challenges: 1 issued, 0 solved')
+    expect((await run('set-mail-budget', '--id', 'mailer-co', '--default')).out).toContain(
+      '200 mails per 10 minutes (the default)',
+    )
+  })
+
+  test('refuses a bad budget, an unknown project, and both or neither option', async () => {
+    expect((await run('set-mail-budget', '--id', 'mailer-co', '--mails', '0')).err).toMatch(
+      /mail budget is a whole number of mails from 1/,
+    )
+    expect((await run('set-mail-budget', '--id', 'mailer-co', '--mails', 'lots')).err).toMatch(
+      /--mails must be a whole number, not 'lots'/,
+    )
+    expect((await run('set-mail-budget', '--id', 'mailer-co')).err).toMatch(
+      /Give either --mails N or --default/,
+    )
+    expect((await run('usage', '--id', 'nobody')).err).toMatch(/No project with the id 'nobody'/)
+    expect((await run('usage', '--id', 'mailer-co', '--days', '0')).code).toBe(1)
+  })
+})
+
+describe('npm run project -- set-features --heavy-rpc, usage (inv-24: heavy RPC calls are opt-in)', () => {
+  test('turns heavy RPC calls on and off; list shows the setting', async () => {
+    await run('create', '--id', 'heavy-co', '--name', 'Heavy Co')
+    expect((await getProject(testDb.db, 'heavy-co'))?.heavyRpc).toBe(false)
+    expect((await run('list')).out).toMatch(
+      /heavy-co {2}Heavy Co\n(?:.*\n){3} {2}heavy RPC calls: off/,
+    )
+    const on = await run('set-features', '--id', 'heavy-co', '--heavy-rpc', 'true')
+    expect(on).toMatchObject({ code: 0, err: '' })
+    expect(on.out).toContain("Heavy RPC calls of 'heavy-co' are on.")
+    expect(on.out).toContain('heavy RPC calls: on')
+    expect((await getProject(testDb.db, 'heavy-co'))?.heavyRpc).toBe(true)
+    // With a login change at once, both apply; the features are kept.
+    await run('set-features', '--id', 'heavy-co', '--heavy-rpc', 'false', '--email', 'true')
+    expect(await getProject(testDb.db, 'heavy-co')).toMatchObject({
+      heavyRpc: false,
+      features: { email: true },
+    })
+  })
+
+  test('usage shows the windows in which the RPC budget was spent and the calls past it', async () => {
+    await run('create', '--id', 'rpc-heavy-user', '--name', 'R')
+    await testDb.db.query(
+      `INSERT INTO rpc_budget_counts (project_id, day, windows_spent, overflow_calls)
+       VALUES ($1, (now() AT TIME ZONE 'UTC')::date, 3, 1234),
+              ($1, (now() AT TIME ZONE 'UTC')::date - 3, 2, 10)`,
+      ['rpc-heavy-user'],
+    )
+    expect((await run('usage', '--id', 'rpc-heavy-user')).out).toContain(
+      'spent in 3 window(s); calls served past it: 1234',
+    )
+    expect((await run('usage', '--id', 'rpc-heavy-user', '--days', '7')).out).toContain(
+      'spent in 5 window(s); calls served past it: 1244',
+    )
   })
 })

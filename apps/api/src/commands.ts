@@ -1,14 +1,23 @@
 import { parseArgs } from 'node:util'
 import type { Db } from './db/db.js'
+import {
+  emailSendProjectLimit,
+  mailBudgetCounts,
+  projectMailBudget,
+  setProjectMailBudget,
+} from './emailCodes.js'
 import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './errors.js'
 import { describeKnownNetworks, splitNetworkList } from './networks.js'
 import {
   createProject,
   listProjects,
+  rpcBudgetUsage,
+  setProjectHeavyRpc,
   setProjectLogins,
   setProjectNetworks,
   setProjectOrigins,
 } from './projects.js'
+import { rpcProjectBudget } from './routes/rpcLimits.js'
 import type { Project } from './schemas.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
@@ -29,10 +38,23 @@ Commands:
   set-networks --id ID --networks NETWORK,...
       Replace the networks the widget offers, as CAIP-2 ids separated by commas
       (eip155:31337,eip155:1,eip155:8453); the first is the default network.
-  set-features --id ID [--email true|false] [--socials PROVIDER,...]
+  set-features --id ID [--email true|false] [--socials PROVIDER,...] [--heavy-rpc true|false]
       Turn email login on or off and choose the social logins Connect shows
       (google,github,apple,facebook,x,discord; an empty value shows none).
       Each provider must also be configured on the API (SOCIAL_PROVIDERS).
+      --heavy-rpc true lets the RPC proxy forward heavy parameters for the
+      project (state and block overrides, eth_getLogs over more than 1,000
+      blocks); off by default. Answers stay capped (RPC_MAX_ANSWER_BYTES).
+  set-mail-budget --id ID (--mails N | --default)
+      Set the project's shared mail budget: N login and email-change mails per
+      10 minutes (default 200). Past it mails need a proof of work the secure
+      frame solves in the visitor's browser; none is refused for the budget.
+  usage --id ID [--days N]
+      Show the project's mail budget and, over the last N days (default 1,
+      today UTC included), the mails sent past it and the proof-of-work
+      challenges issued and solved; and the minutes in which the project
+      spent its shared RPC budget, with the calls served past it (at a
+      quarter of the per-IP limits).
   help
       Show this text.
 
@@ -142,15 +164,27 @@ export async function runProjectCommand(
               id: { type: 'string' },
               email: { type: 'string' },
               socials: { type: 'string' },
+              'heavy-rpc': { type: 'string' },
             },
             strict: true,
           }),
         )
         const id = required(values.id, '--id')
-        if (values.email === undefined && values.socials === undefined)
-          throw new UsageError('Give --email, --socials or both')
+        const heavyRpc = values['heavy-rpc']
+        if (values.email === undefined && values.socials === undefined && heavyRpc === undefined)
+          throw new UsageError('Give --email, --socials, --heavy-rpc or several')
         if (values.email !== undefined && values.email !== 'true' && values.email !== 'false')
           throw new UsageError(`--email must be true or false, not '${values.email}'`)
+        if (heavyRpc !== undefined && heavyRpc !== 'true' && heavyRpc !== 'false')
+          throw new UsageError(`--heavy-rpc must be true or false, not '${heavyRpc}'`)
+        if (heavyRpc !== undefined) {
+          const project = await setProjectHeavyRpc(db, id, heavyRpc === 'true')
+          out(`Heavy RPC calls of '${project.id}' are ${project.heavyRpc ? 'on' : 'off'}.`)
+          if (values.email === undefined && values.socials === undefined) {
+            out(describe(project))
+            return 0
+          }
+        }
         const project = await setProjectLogins(db, id, {
           email: values.email === undefined ? undefined : values.email === 'true',
           socials:
@@ -163,6 +197,55 @@ export async function runProjectCommand(
         })
         out(`Updated the logins of '${project.id}'.`)
         out(describe(project))
+        return 0
+      }
+      case 'set-mail-budget': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              mails: { type: 'string' },
+              default: { type: 'boolean' },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        if ((values.mails === undefined) === (values.default !== true))
+          throw new UsageError('Give either --mails N or --default')
+        const mails = values.mails === undefined ? null : Number(values.mails)
+        if (mails !== null && !/^\d+$/.test(values.mails ?? ''))
+          throw new UsageError(`--mails must be a whole number, not '${values.mails}'`)
+        await setProjectMailBudget(db, id, mails)
+        out(`Set the mail budget of '${id}' to ${await describeMailBudget(db, id)}.`)
+        return 0
+      }
+      case 'usage': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: { id: { type: 'string' }, days: { type: 'string' } },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        const days = values.days === undefined ? 1 : Number(values.days)
+        if (!Number.isInteger(days) || days < 1 || days > 366)
+          throw new UsageError(`--days must be a whole number from 1 to 366, not '${values.days}'`)
+        const budget = await describeMailBudget(db, id)
+        const counts = await mailBudgetCounts(db, id, days)
+        const span = days === 1 ? 'today (UTC)' : `the last ${days} days (UTC)`
+        out(`${id}  usage over ${span}`)
+        out(`  mail budget: ${budget}`)
+        out(`  mails past the budget (with a proof of work): ${counts.overflowMails}`)
+        out(
+          `  proof-of-work challenges: ${counts.challengesIssued} issued, ${counts.challengesSolved} solved`,
+        )
+        const rpc = await rpcBudgetUsage(db, id, days)
+        out(
+          `  RPC budget (${rpcProjectBudget.limit} calls per ${rpcProjectBudget.windowSeconds} s) spent in ${rpc.windowsOver} window(s); calls served past it: ${rpc.callsOver}`,
+        )
         return 0
       }
       case undefined:
@@ -206,6 +289,16 @@ function required(value: string | undefined, flag: string): string {
   return value.trim()
 }
 
+/** A project's mail budget in words, after checking the project exists. */
+async function describeMailBudget(db: Db, id: string): Promise<string> {
+  const [project] = await db.query('SELECT 1 FROM projects WHERE id = $1', [id])
+  if (project === undefined) throw new ProjectError(`No project with the id '${id}'`)
+  const budget = await projectMailBudget(db, id)
+  const window = emailSendProjectLimit.windowSeconds / 60
+  const isDefault = budget === emailSendProjectLimit.limit ? ' (the default)' : ''
+  return `${budget} mails per ${window} minutes${isDefault}`
+}
+
 function describe(project: Project): string {
   const refused = project.refusedOrigins.map(
     (origin) => `\n    ${origin}  (refused, never served: set the origins again)`,
@@ -223,5 +316,6 @@ function describe(project: Project): string {
   const features = Object.entries(project.features)
     .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') || '-' : value}`)
     .join(' ')
-  return `${project.id}  ${project.name}\n  origins:${origins}\n  networks: ${networks}\n  features: ${features}`
+  const rpc = project.heavyRpc ? 'on' : 'off'
+  return `${project.id}  ${project.name}\n  origins:${origins}\n  networks: ${networks}\n  features: ${features}\n  heavy RPC calls: ${rpc}`
 }

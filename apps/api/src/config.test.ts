@@ -25,15 +25,18 @@ describe('configFromEnv', () => {
       pgliteDir: defaultPgliteDir,
       corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
       rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
+      rpcMaxAnswerBytes: 2 * 1024 * 1024,
       tokenLists: defaultTokenLists,
       devProjectId: 'porthole-dev',
       seedDevProject: true,
       smtpUrl: undefined,
       mailFrom: 'Porthole <no-reply@porthole.localhost>',
       devOutbox: false,
+      devOutboxToken: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       ipLimitScale: 1,
       trustedProxies: noTrustedProxies,
       publicApiUrl: 'http://api.localhost:5173',
+      apiHosts: [],
       secureFrameOrigin: 'http://secure.localhost:5172',
       widgetOrigin: 'http://widget.localhost:5171',
       shareEncryptionKeys: [developmentShareKey],
@@ -43,6 +46,15 @@ describe('configFromEnv', () => {
       farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
+  })
+
+  test('inv-25: a new random dev outbox token at each start, unless DEV_OUTBOX_TOKEN gives it', () => {
+    const tokens = new Set(
+      Array.from({ length: 5 }, () => configFromEnv({ DEV_OUTBOX: 'true' }).devOutboxToken),
+    )
+    expect(tokens.size).toBe(5)
+    const given = 'Zm9yLXRlc3RzLW9ubHktMTI4LWJpdHM'
+    expect(configFromEnv({ DEV_OUTBOX_TOKEN: given }).devOutboxToken).toBe(given)
   })
 
   test('lists the stablecoins of Ethereum, Base and Sepolia by default', () => {
@@ -93,6 +105,7 @@ describe('configFromEnv', () => {
         CORS_ORIGINS: 'https://widget.example.com, https://secure.example.com/',
         RPC_UPSTREAMS:
           '{"eip155:1":"https://rpc.example.com/key","solana:devnet":"http://127.0.0.1:8899"}',
+        RPC_MAX_ANSWER_BYTES: '1048576',
         TOKENS:
           '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
         PORTHOLE_ENV: 'production',
@@ -101,6 +114,8 @@ describe('configFromEnv', () => {
         SMTP_URL: 'smtp://mailer:secret@127.0.0.1:2525',
         MAIL_FROM: 'Example <login@example.com>',
         DEV_OUTBOX: 'true',
+        DEV_OUTBOX_TOKEN: 'abcdefghijklmnopqrstuv_-09',
+        API_HOSTS: ' API.example.net ,internal-api:8080,',
         IP_LIMIT_SCALE: '50',
         TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,',
         PUBLIC_API_URL: 'https://api.example.com/porthole/',
@@ -127,6 +142,7 @@ describe('configFromEnv', () => {
         'eip155:1': 'https://rpc.example.com/key',
         'solana:devnet': 'http://127.0.0.1:8899',
       },
+      rpcMaxAnswerBytes: 1024 * 1024,
       tokenLists: {
         ...defaultTokenLists,
         'eip155:31337': [
@@ -143,11 +159,13 @@ describe('configFromEnv', () => {
       smtpUrl: 'smtp://mailer:secret@127.0.0.1:2525',
       mailFrom: 'Example <login@example.com>',
       devOutbox: true,
+      devOutboxToken: 'abcdefghijklmnopqrstuv_-09',
       ipLimitScale: 50,
       trustedProxies: expect.objectContaining({
         entries: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8'],
       }),
       publicApiUrl: 'https://api.example.com/porthole',
+      apiHosts: ['api.example.net', 'internal-api:8080'],
       secureFrameOrigin: 'https://secure.example.com',
       widgetOrigin: 'https://widget.example.com',
       shareEncryptionKeys: [
@@ -277,6 +295,11 @@ describe('configFromEnv', () => {
     [{ MAIL_FROM: 'Porthole\r\nBcc: x@example.com' }, /MAIL_FROM: must be one line/],
     [{ MAIL_FROM: 'nobody' }, /MAIL_FROM/],
     [{ DEV_OUTBOX: 'yes' }, /DEV_OUTBOX: must be true or false/],
+    [{ DEV_OUTBOX_TOKEN: 'short' }, /DEV_OUTBOX_TOKEN: must be 22 to 128 base64url characters/],
+    [{ DEV_OUTBOX_TOKEN: `${'a'.repeat(22)}/` }, /DEV_OUTBOX_TOKEN: must be 22 to 128/],
+    [{ API_HOSTS: 'https://api.example.com' }, /API_HOSTS: must be a comma-separated list/],
+    [{ API_HOSTS: 'user@api.example.com' }, /API_HOSTS: must be a comma-separated list/],
+    [{ API_HOSTS: 'api.example.com:99999' }, /API_HOSTS: must be a comma-separated list/],
     [{ PUBLIC_API_URL: 'api.example.com' }, /PUBLIC_API_URL: must be an http\(s\) URL/],
     [
       { PUBLIC_API_URL: 'https://api.example.com/?x=1' },
@@ -320,6 +343,9 @@ describe('configFromEnv', () => {
       /SOCIAL_PROVIDERS \(at google\): with issuer, give no endpoints/,
     ],
     [{ IP_LIMIT_SCALE: '0' }, /IP_LIMIT_SCALE: must be a whole number from 1 to 100000/],
+    [{ RPC_MAX_ANSWER_BYTES: '1000' }, /RPC_MAX_ANSWER_BYTES: must be a whole number of bytes/],
+    [{ RPC_MAX_ANSWER_BYTES: '2MiB' }, /RPC_MAX_ANSWER_BYTES: must be a whole number of bytes/],
+    [{ RPC_MAX_ANSWER_BYTES: '999999999' }, /RPC_MAX_ANSWER_BYTES: must be a whole number/],
     [{ IP_LIMIT_SCALE: '-5' }, /IP_LIMIT_SCALE: must be a whole number/],
     [{ IP_LIMIT_SCALE: '2.5' }, /IP_LIMIT_SCALE: must be a whole number/],
     [{ IP_LIMIT_SCALE: '999999' }, /IP_LIMIT_SCALE: must be a whole number/],

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
+import { parseHost } from '@porthole/protocol/HostNames'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
@@ -53,6 +54,7 @@ export const defaults = {
   host: '127.0.0.1',
   corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
   rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
+  rpcMaxAnswerBytes: 2 * 1024 * 1024,
   portholeEnv: 'development',
   devProjectId: 'porthole-dev',
   seedDevProject: true,
@@ -213,6 +215,16 @@ export const ConfigSchema = z.strictObject({
   corsOrigins: z.array(z.string()),
   /** JSON-RPC upstream per CAIP-2 chain id, used by `POST /v1/`. */
   rpcUpstreams: z.record(Caip2, HttpUrl),
+  /**
+   * Largest upstream answer the RPC proxy passes on (`RPC_MAX_ANSWER_BYTES`,
+   * 2 MiB by default, 64 KiB to 64 MiB); a larger one is refused once read
+   * that far (SECURITY.md 24).
+   */
+  rpcMaxAnswerBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(64 * 1024 * 1024),
   /** ERC-20 tokens per CAIP-2 chain id, served by `GET /tokens`; a chain not named has none. */
   tokenLists: TokenLists,
   /** Id of the development project seeded at start-up. */
@@ -230,11 +242,19 @@ export const ConfigSchema = z.strictObject({
   smtpUrl: SmtpUrl.optional(),
   /** The From header of the mail the API sends. */
   mailFrom: MailFrom,
-  /** Whether `GET /dev/outbox` serves the dev outbox (development only). */
+  /** Whether `GET /dev/outbox/<devOutboxToken>` serves the dev outbox (development only). */
   devOutbox: z.boolean(),
   /**
+   * The unguessable last segment of the dev outbox's path (SECURITY.md 25):
+   * base64url, at least 128 bits; random at each start unless
+   * `DEV_OUTBOX_TOKEN` gives it.
+   */
+  devOutboxToken: z.string().regex(/^[A-Za-z0-9_-]{22,128}$/),
+  /**
    * Multiplies every per-IP limit of the login endpoints (mails, code checks,
-   * device polls, social starts; SECURITY.md 13). Behind a reverse proxy
+   * device polls, social starts; SECURITY.md 13) and the per-IP and
+   * per-prefix limits of the RPC proxy, `/e` and sign-in nonces (SECURITY.md
+   * 22). Behind a reverse proxy
    * every visitor shares its address: raise it there, and in test stacks
    * where every browser is 127.0.0.1.
    */
@@ -252,6 +272,12 @@ export const ConfigSchema = z.strictObject({
    * (`<publicApiUrl>/auth/v1/social/callback`) are made from it.
    */
   publicApiUrl: HttpUrl,
+  /**
+   * More `host[:port]` names the API answers to (`API_HOSTS`), besides the
+   * host of `publicApiUrl` and, in development, the loopback names on its
+   * port; any other Host gets 421 (SECURITY.md 25).
+   */
+  apiHosts: z.array(z.string().min(1).max(300)),
   /** The secure frame's origin: the only browser origin that may start and collect a social login. */
   secureFrameOrigin: z.string().min(1),
   /**
@@ -283,6 +309,9 @@ export const ConfigSchema = z.strictObject({
 })
 
 export type Config = z.infer<typeof ConfigSchema>
+
+/** The random bytes of a generated `devOutboxToken` (192 bits). */
+const devOutboxTokenBytes = 24
 
 /** Unset and empty variables both mean "use the default". */
 const unset = (value: unknown) => (value === '' ? undefined : value)
@@ -368,6 +397,22 @@ const EnvSchema = z.object({
       'must be a JSON object mapping CAIP-2 chain ids to URLs, e.g. {"eip155:31337":"http://127.0.0.1:8545"}',
     ).default({ ...defaults.rpcUpstreams }),
   ),
+  RPC_MAX_ANSWER_BYTES: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^\d{1,9}$/, { error: 'must be a whole number of bytes from 65536 to 67108864' })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(64 * 1024, { error: 'must be a whole number of bytes from 65536 to 67108864' })
+          .max(64 * 1024 * 1024, {
+            error: 'must be a whole number of bytes from 65536 to 67108864',
+          }),
+      )
+      .default(defaults.rpcMaxAnswerBytes),
+  ),
   TOKENS: z.preprocess(
     unset,
     jsonVariable(
@@ -403,6 +448,39 @@ const EnvSchema = z.object({
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')
       .default(defaults.devOutbox),
+  ),
+  DEV_OUTBOX_TOKEN: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{22,128}$/, {
+        error:
+          'must be 22 to 128 base64url characters (at least 128 bits), e.g. openssl rand -base64 24 | tr +/ -_',
+      })
+      .optional(),
+  ),
+  API_HOSTS: z.preprocess(
+    unset,
+    z
+      .string()
+      .transform((value, context) => {
+        const hosts: string[] = []
+        for (const item of value.split(',')) {
+          const host = item.trim().toLowerCase()
+          if (host === '') continue
+          if (parseHost(host, 80) === undefined) {
+            context.addIssue({
+              code: 'custom',
+              message:
+                'must be a comma-separated list of host names with optional ports, e.g. api.example.com,api.example.net:8443',
+            })
+            return z.NEVER
+          }
+          hosts.push(host)
+        }
+        return hosts
+      })
+      .default([]),
   ),
   IP_LIMIT_SCALE: z.preprocess(
     unset,
@@ -494,6 +572,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     PGLITE_DIR: env.PGLITE_DIR,
     CORS_ORIGINS: env.CORS_ORIGINS,
     RPC_UPSTREAMS: env.RPC_UPSTREAMS,
+    RPC_MAX_ANSWER_BYTES: env.RPC_MAX_ANSWER_BYTES,
     TOKENS: env.TOKENS,
     PORTHOLE_ENV: env.PORTHOLE_ENV,
     DEV_PROJECT_ID: env.DEV_PROJECT_ID,
@@ -501,6 +580,8 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     SMTP_URL: env.SMTP_URL,
     MAIL_FROM: env.MAIL_FROM,
     DEV_OUTBOX: env.DEV_OUTBOX,
+    DEV_OUTBOX_TOKEN: env.DEV_OUTBOX_TOKEN,
+    API_HOSTS: env.API_HOSTS,
     IP_LIMIT_SCALE: env.IP_LIMIT_SCALE,
     TRUSTED_PROXIES: env.TRUSTED_PROXIES,
     PUBLIC_API_URL: env.PUBLIC_API_URL,
@@ -530,15 +611,18 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     pgliteDir: env_.PGLITE_DIR,
     corsOrigins: env_.CORS_ORIGINS,
     rpcUpstreams: env_.RPC_UPSTREAMS,
+    rpcMaxAnswerBytes: env_.RPC_MAX_ANSWER_BYTES,
     tokenLists: env_.TOKENS,
     devProjectId: env_.DEV_PROJECT_ID,
     seedDevProject: env_.SEED_DEV_PROJECT ?? env_.PORTHOLE_ENV !== 'production',
     smtpUrl: env_.SMTP_URL,
     mailFrom: env_.MAIL_FROM,
     devOutbox: env_.DEV_OUTBOX,
+    devOutboxToken: env_.DEV_OUTBOX_TOKEN ?? randomBytes(devOutboxTokenBytes).toString('base64url'),
     ipLimitScale: env_.IP_LIMIT_SCALE,
     trustedProxies: env_.TRUSTED_PROXIES,
     publicApiUrl: env_.PUBLIC_API_URL,
+    apiHosts: env_.API_HOSTS,
     secureFrameOrigin: env_.SECURE_FRAME_ORIGIN,
     widgetOrigin: env_.WIDGET_ORIGIN,
     shareEncryptionKeys: shareKeysFromEnv(env_),
@@ -621,7 +705,14 @@ export async function productionRefusalsInDb(db: Queryable, config: Config): Pro
   ]
 }
 
-/** The configuration tests start from: in-memory PGlite, defaults otherwise. */
+/**
+ * The configuration tests start from: in-memory PGlite, defaults otherwise,
+ * and `localhost` among the API's names (`API_HOSTS`): the Host of an
+ * in-process `app.request('/path')`, whose URL is `http://localhost/path`.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return ConfigSchema.parse({ ...configFromEnv({ PGLITE_DIR: memoryDir }), ...overrides })
+  return ConfigSchema.parse({
+    ...configFromEnv({ PGLITE_DIR: memoryDir, API_HOSTS: 'localhost' }),
+    ...overrides,
+  })
 }

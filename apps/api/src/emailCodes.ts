@@ -23,14 +23,32 @@
  *   count: each follows a counted one.
  * - A mail that fails frees its slot and drops what it carried, so a retry
  *   works.
+ * - Every mail request (`limitSends` in routes/auth.ts) goes through buckets
+ *   in order: per IP (`emailSendIpLimit`, 429 with `Retry-After`), per
+ *   network prefix, IPv4 /24 or IPv6 /56 (`emailSendPrefixLimit`), then the
+ *   project's shared budget (`chargeMailBudget`). Past the prefix bucket or
+ *   the budget a request the secure frame makes (login, email change) is not
+ *   refused: it must carry a proof of work (proofOfWork.ts), and for a spent
+ *   budget the operator is told (a warning line once per window and process,
+ *   counters per day for the CLI).
  *
  * Codes and addresses are never written to an error message or a log.
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import type { ProofOfWork } from '@porthole/protocol/Embedded'
 import { z } from 'zod'
 import type { Db, Queryable } from './db/db.js'
-import { HttpError, MailError } from './errors.js'
+import { HttpError, MailError, ProjectError } from './errors.js'
 import type { Mail, Mailer } from './mailer.js'
+import {
+  issueChallenge,
+  type MailPurpose,
+  powChallengeTtlSeconds,
+  powDifficulty,
+  powPrefixDifficultyBits,
+  prunePowChallenges,
+  spendChallenge,
+} from './proofOfWork.js'
 import { consumeRateLimit, releaseRateLimit } from './rateLimit.js'
 
 /** Digits per code. */
@@ -48,8 +66,18 @@ export const emailSendIpLimit = { limit: 10, windowSeconds: 10 * 60 } as const
  * codes), whichever IP addresses ask (SECURITY.md 13, 22).
  */
 export const emailAddressLimit = { limit: 10, windowSeconds: 60 * 60 } as const
-/** Mails sent for one project. */
+/**
+ * Mails asked for from one network prefix (IPv4 /24, IPv6 /56): three
+ * addresses' worth, so one block of addresses cannot pass for many clients.
+ */
+export const emailSendPrefixLimit = { limit: 30, windowSeconds: 10 * 60 } as const
+/**
+ * A project's shared mail budget by default (`npm run project -- set-mail-budget`
+ * sets another per project). Past it, mails need a proof of work; never a refusal.
+ */
 export const emailSendProjectLimit = { limit: 200, windowSeconds: 10 * 60 } as const
+/** The most a project's mail budget may be set to, per window. */
+export const maxProjectMailBudget = 1_000_000
 /** Code checks from one IP address. */
 export const emailVerifyIpLimit = { limit: 30, windowSeconds: 10 * 60 } as const
 /** The subject of the login code mail. */
@@ -346,15 +374,226 @@ function hashCode(salt: string, code: string): string {
 }
 
 /**
- * Deletes codes expired over an hour ago and throttle slots long past (the
- * server runs this now and then).
+ * Deletes codes expired over an hour ago, throttle slots long past and
+ * expired proof-of-work challenges (the server runs this now and then).
  */
-export async function pruneEmailLogin(db: Db): Promise<{ codes: number; throttles: number }> {
+export async function pruneEmailLogin(
+  db: Db,
+): Promise<{ codes: number; throttles: number; challenges: number }> {
   const codes = await db.query(
     `DELETE FROM email_otps WHERE expires_at <= now() - interval '1 hour' RETURNING 1`,
   )
   const throttles = await db.query(
     `DELETE FROM email_send_throttle WHERE sent_at <= now() - interval '1 hour' RETURNING 1`,
   )
-  return { codes: codes.length, throttles: throttles.length }
+  const challenges = await prunePowChallenges(db)
+  return { codes: codes.length, throttles: throttles.length, challenges }
+}
+
+/**
+ * A mail request the secure frame makes (login, email change), which can
+ * carry a proof of work; `email` in lower case.
+ */
+export type MailRequest = {
+  email: string
+  purpose: MailPurpose
+  proofOfWork?: ProofOfWork | undefined
+}
+
+const BudgetRow = z.object({ mails_per_window: z.coerce.number() })
+const UsedRow = z.object({ used: z.coerce.number() })
+const CountsRow = z.object({
+  overflow_mails: z.coerce.number(),
+  challenges_issued: z.coerce.number(),
+  challenges_solved: z.coerce.number(),
+})
+
+/** A project's shared mail budget per `emailSendProjectLimit.windowSeconds`. */
+export async function projectMailBudget(db: Queryable, projectId: string): Promise<number> {
+  const [row] = await db.query(
+    'SELECT mails_per_window FROM project_mail_budgets WHERE project_id = $1',
+    [projectId],
+  )
+  return row === undefined ? emailSendProjectLimit.limit : BudgetRow.parse(row).mails_per_window
+}
+
+/** Sets a project's mail budget per window; `null` goes back to the default. */
+export async function setProjectMailBudget(
+  db: Queryable,
+  projectId: string,
+  mails: number | null,
+): Promise<void> {
+  if (mails !== null && (!Number.isSafeInteger(mails) || mails < 1 || mails > maxProjectMailBudget))
+    throw new ProjectError(
+      `A mail budget is a whole number of mails from 1 to ${maxProjectMailBudget}, not '${mails}'`,
+    )
+  const [project] = await db.query('SELECT 1 FROM projects WHERE id = $1', [projectId])
+  if (project === undefined) throw new ProjectError(`No project with the id '${projectId}'`)
+  if (mails === null) {
+    await db.query('DELETE FROM project_mail_budgets WHERE project_id = $1', [projectId])
+    return
+  }
+  await db.query(
+    `INSERT INTO project_mail_budgets (project_id, mails_per_window) VALUES ($1, $2)
+     ON CONFLICT (project_id) DO UPDATE SET mails_per_window = EXCLUDED.mails_per_window`,
+    [projectId, mails],
+  )
+}
+
+/** The operator's counters: mails past the budget, challenges issued and solved. */
+export type MailBudgetCounts = {
+  overflowMails: number
+  challengesIssued: number
+  challengesSolved: number
+}
+
+/** Adds to today's (UTC) counters of a project. */
+async function count(
+  db: Queryable,
+  projectId: string,
+  column: 'overflow_mails' | 'challenges_issued' | 'challenges_solved',
+): Promise<void> {
+  await db.query(
+    `INSERT INTO mail_budget_counts (project_id, day, ${column})
+     VALUES ($1, (now() AT TIME ZONE 'UTC')::date, 1)
+     ON CONFLICT (project_id, day) DO UPDATE
+       SET ${column} = mail_budget_counts.${column} + 1`,
+    [projectId],
+  )
+}
+
+/** A project's counters over the last `days` UTC days, today included. */
+export async function mailBudgetCounts(
+  db: Queryable,
+  projectId: string,
+  days: number,
+): Promise<MailBudgetCounts> {
+  const [row] = await db.query(
+    `SELECT coalesce(sum(overflow_mails), 0) AS overflow_mails,
+            coalesce(sum(challenges_issued), 0) AS challenges_issued,
+            coalesce(sum(challenges_solved), 0) AS challenges_solved
+     FROM mail_budget_counts
+     WHERE project_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - $2::int`,
+    [projectId, days],
+  )
+  const counts = CountsRow.parse(row)
+  return {
+    overflowMails: counts.overflow_mails,
+    challengesIssued: counts.challenges_issued,
+    challengesSolved: counts.challenges_solved,
+  }
+}
+
+/** The hits of a limit key in its current window (without counting one). */
+async function hitsInWindow(db: Queryable, key: string, windowSeconds: number): Promise<number> {
+  const [row] = await db.query(
+    `SELECT coalesce(sum(count), 0)::int AS used FROM rate_limits
+     WHERE key = $1 AND window_start > now() - make_interval(secs => $2)`,
+    [key, windowSeconds],
+  )
+  return UsedRow.parse(row ?? { used: 0 }).used
+}
+
+/** When each project's spent budget was last logged by this process (ms since the epoch). */
+const budgetWarnedAt = new Map<string, number>()
+/** Where the operator's warnings go: nowhere until the server names its log (`logMailBudgetTo`). */
+let operatorLog: (line: string) => void = () => undefined
+
+/** Sends the warning lines of spent mail budgets to `log` (the server: its console). */
+export function logMailBudgetTo(log: (line: string) => void): void {
+  operatorLog = log
+}
+
+/**
+ * Tells the operator, once per window and process, that a project's budget
+ * is spent (the API's log). Names the project, never an address.
+ */
+function warnBudgetSpent(projectId: string, budget: number): void {
+  const nowMs = Date.now()
+  const last = budgetWarnedAt.get(projectId)
+  if (last !== undefined && nowMs - last < emailSendProjectLimit.windowSeconds * 1000) return
+  budgetWarnedAt.set(projectId, nowMs)
+  operatorLog(
+    `Mail budget spent: project '${projectId}' asked for more than ${budgetWindow(budget)}; ` +
+      'further login and email-change mails need a proof of work until the window frees up ' +
+      `(counters: npm run project -- usage --id ${projectId}; raise it with set-mail-budget)`,
+  )
+}
+
+function budgetWindow(budget: number): string {
+  return `${budget} mails in ${emailSendProjectLimit.windowSeconds / 60} minutes`
+}
+
+/**
+ * Charges one mail to the project's shared budget (SECURITY.md 22). Within
+ * the budget it is counted and passes. Past it, it never refuses outright:
+ *
+ * - a request the frame makes (`request` given) without a proof of work gets
+ *   428 `proof_of_work_required` with a new challenge bound to the project,
+ *   the address and the purpose, of `powDifficulty(overflow, budget)` bits;
+ * - with one, the challenge is spent: done work passes (an overflow mail),
+ *   anything else is 403 `proof_of_work_invalid` and no mail;
+ * - a mail that follows a provider login (social, Farcaster: no `request`)
+ *   passes and counts as overflow: its start endpoint is limited per IP and
+ *   it needs a completed OAuth or relay round trip, which costs more than
+ *   the work.
+ *
+ * Every overflow mail and challenge is counted for the operator, and the
+ * first spent request of a window writes a warning line to the log.
+ */
+export async function chargeMailBudget(
+  db: Db,
+  projectId: string,
+  request: MailRequest | undefined,
+  {
+    prefixSpent = false,
+  }: {
+    /** The caller's network prefix spent its bucket: the request needs work even within the budget. */
+    prefixSpent?: boolean
+  } = {},
+): Promise<void> {
+  const budget = await projectMailBudget(db, projectId)
+  const { windowSeconds } = emailSendProjectLimit
+  const charged = await consumeRateLimit(db, {
+    key: `email-otp-project:${projectId}`,
+    limit: budget,
+    windowSeconds,
+  })
+  if (charged.allowed && !prefixSpent) return
+  const budgetSpent = !charged.allowed
+  if (budgetSpent) warnBudgetSpent(projectId, budget)
+  const overflowKey = `email-otp-overflow:${projectId}`
+  const overflow = { key: overflowKey, limit: Number.MAX_SAFE_INTEGER, windowSeconds }
+
+  if (request !== undefined) {
+    const binding = { projectId, email: request.email, purpose: request.purpose }
+    if (request.proofOfWork === undefined) {
+      const difficulty = budgetSpent
+        ? powDifficulty(await hitsInWindow(db, overflowKey, windowSeconds), budget)
+        : powPrefixDifficultyBits
+      const challenge = await issueChallenge(db, binding, difficulty)
+      await count(db, projectId, 'challenges_issued')
+      const why = budgetSpent
+        ? `This project's mail budget (${budgetWindow(budget)}) is spent`
+        : 'Many mails were asked for from your network'
+      throw new HttpError(
+        428,
+        'proof_of_work_required',
+        `${why}: solve the proof of work ` +
+          `(${difficulty} zero bits) within ${powChallengeTtlSeconds / 60} minutes and send the request again with it`,
+        { extra: { proofOfWork: challenge }, headers: { 'Cache-Control': 'no-store' } },
+      )
+    }
+    if (!(await spendChallenge(db, binding, request.proofOfWork)))
+      throw new HttpError(
+        403,
+        'proof_of_work_invalid',
+        'The proof of work does not solve a live challenge for this request (wrong, used or expired): ' +
+          'send the request again without it for a new challenge',
+      )
+    await count(db, projectId, 'challenges_solved')
+  }
+  if (!budgetSpent) return
+  await consumeRateLimit(db, overflow)
+  await count(db, projectId, 'overflow_mails')
 }

@@ -77,10 +77,14 @@ export type RequestOptions = {
 }
 
 let ipCounter = 0
-/** A fresh client address, so per-IP limits only bite the test that is about them. */
+/**
+ * A fresh client address in a fresh /24 (198.18.0.0/15, for 512 calls in a
+ * row), so per-IP and per-prefix limits only bite the test that is about them.
+ */
 export function newIp(): string {
   ipCounter += 1
-  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`
+  const block = ipCounter % 512
+  return `198.${18 + Math.floor(block / 256)}.${block % 256}.${(Math.floor(ipCounter / 512) % 254) + 1}`
 }
 
 /** A new random device id (as the frame makes: 128+ bits, base64url). */

@@ -58,7 +58,20 @@ export class SignatureCheckError extends BaseError {
   override name = 'SignatureCheckError'
 }
 
-export type HttpErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 502 | 503 | 504
+export type HttpErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 409
+  | 410
+  | 413
+  | 428
+  | 429
+  | 500
+  | 502
+  | 503
+  | 504
 
 /**
  * An error answered to an HTTP client as `{ error: { code, message } }`.
@@ -69,17 +82,23 @@ export class HttpError extends BaseError {
   readonly status: HttpErrorStatus
   readonly code: string
   readonly headers: Record<string, string>
+  /** More top-level fields of the body, beside `error` (e.g. a proof-of-work challenge). */
+  readonly extra: Record<string, unknown>
 
   constructor(
     status: HttpErrorStatus,
     code: string,
     message: string,
-    parameters: BaseErrorParameters & { headers?: Record<string, string> } = {},
+    parameters: BaseErrorParameters & {
+      headers?: Record<string, string>
+      extra?: Record<string, unknown>
+    } = {},
   ) {
     super(message, parameters)
     this.status = status
     this.code = code
     this.headers = parameters.headers ?? {}
+    this.extra = parameters.extra ?? {}
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Outgoing mail: SMTP through nodemailer when `SMTP_URL` is set, otherwise
- * the dev outbox, a table the development server shows at `GET /dev/outbox`
+ * the dev outbox, a table the development server shows at `GET /dev/outbox/<token>`
  * (never under `PORTHOLE_ENV=production`, where mail without `SMTP_URL`
  * fails).
  *
@@ -26,7 +26,7 @@ export type Mailer = {
   send(mail: Mail): Promise<void>
 }
 
-/** How many mails the dev outbox keeps (and `GET /dev/outbox` shows). */
+/** How many mails the dev outbox keeps (and `GET /dev/outbox/<token>` shows). */
 export const devOutboxSize = 20
 /** How long an SMTP send may take, connection included. */
 export const smtpTimeoutMs = 15_000

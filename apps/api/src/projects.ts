@@ -20,10 +20,11 @@ const ProjectRow = z.object({
   features: z.unknown(),
   // Checked entry by entry (`readStoredNetworks`), like the origins.
   networks: z.unknown(),
+  heavy_rpc: z.boolean(),
   created_at: z.coerce.date(),
 })
 
-const columns = 'id, name, allowed_origins, features, networks, created_at'
+const columns = 'id, name, allowed_origins, features, networks, heavy_rpc, created_at'
 
 function fromRow(row: unknown): Project {
   const parsed = ProjectRow.parse(row)
@@ -39,6 +40,7 @@ function fromRow(row: unknown): Project {
     features: { ...defaultFeatures, ...(parsed.features as object) },
     networks: networks.networks,
     refusedNetworks: networks.refused,
+    heavyRpc: parsed.heavy_rpc,
     createdAt: parsed.created_at,
   })
 }
@@ -152,6 +154,52 @@ export async function setProjectLogins(
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
   return fromRow(row)
+}
+
+/**
+ * Lets the RPC proxy forward heavy parameters for a project (state and block
+ * overrides, eth_getLogs over any range), or stops it (the default).
+ */
+export async function setProjectHeavyRpc(db: Queryable, id: string, on: boolean): Promise<Project> {
+  const [row] = await db.query(
+    `UPDATE projects SET heavy_rpc = $2, updated_at = now()
+     WHERE id = $1
+     RETURNING ${columns}`,
+    [id, on],
+  )
+  if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  return fromRow(row)
+}
+
+/** How often a project spent its shared RPC budget, and the calls served past it. */
+export type RpcBudgetUsage = {
+  /** Budget windows (minutes by default) in which the budget was spent. */
+  windowsOver: number
+  /** Calls served past the budget, at the tightened per-IP limits. */
+  callsOver: number
+  /** The last UTC day with a spent window, as `YYYY-MM-DD`, or `null`. */
+  lastDay: string | null
+}
+
+/** A project's spent RPC budget over the last `days` UTC days, today included. */
+export async function rpcBudgetUsage(
+  db: Queryable,
+  id: string,
+  days = 30,
+): Promise<RpcBudgetUsage> {
+  const [row] = await db.query<{ windows: number; calls: string; last_day: string | null }>(
+    `SELECT coalesce(sum(windows_spent), 0)::int AS windows,
+            coalesce(sum(overflow_calls), 0)::text AS calls,
+            max(day)::text AS last_day
+     FROM rpc_budget_counts
+     WHERE project_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - $2::int`,
+    [id, days],
+  )
+  return {
+    windowsOver: Number(row?.windows ?? 0),
+    callsOver: Number(row?.calls ?? 0),
+    lastDay: row?.last_day ?? null,
+  }
 }
 
 function describe(error: z.ZodError): string {

@@ -91,10 +91,12 @@ export async function enforceRateLimit(
 ): Promise<void> {
   const result = await consumeRateLimit(db, limit)
   if (result.allowed) return
-  const window =
-    limit.windowSeconds % 60 === 0
-      ? `${limit.windowSeconds / 60} minutes`
-      : `${limit.windowSeconds} seconds`
+  const minutes = limit.windowSeconds / 60
+  const window = !Number.isInteger(minutes)
+    ? `${limit.windowSeconds} seconds`
+    : minutes === 1
+      ? 'minute'
+      : `${minutes} minutes`
   throw new HttpError(
     429,
     'rate_limited',

@@ -52,6 +52,11 @@ export const Project = z.object({
   networks: Api.ProjectConfig.shape.networks,
   /** Stored networks that are not known (written by raw SQL, say), never served. */
   refusedNetworks: z.array(z.string()),
+  /**
+   * Whether the RPC proxy forwards heavy parameters for this project: state
+   * and block overrides, eth_getLogs over more than 1,000 blocks (SECURITY.md 24).
+   */
+  heavyRpc: z.boolean(),
   createdAt: z.date(),
 })
 export type Project = z.infer<typeof Project>

@@ -1,18 +1,40 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fakeWallet, newDeviceId, newEmail } from './embeddedTesting.js'
 import {
   type ApiProcess,
+  freePort,
   type LocalPostgres,
   runRefusedApiProcess,
   startApiProcess,
   startLocalPostgres,
 } from './processTesting.js'
 
+/** The dev outbox's token in these processes (a test value; random at each start otherwise). */
+const outboxToken = 'c2VydmVyLXRlc3Qtb3V0Ym94LXRva2Vu'
+
 /** The environment of every API process here: the dev outbox holds the codes. */
-const baseEnv = { DEV_OUTBOX: 'true', SMTP_URL: '', SEED_DEV_PROJECT: 'true' }
+const baseEnv = {
+  DEV_OUTBOX: 'true',
+  DEV_OUTBOX_TOKEN: outboxToken,
+  SMTP_URL: '',
+  SEED_DEV_PROJECT: 'true',
+}
+
+/** The status of `GET <url>` sent with `Host: host` (fetch cannot set Host), as a rebinding browser would. */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers: { host } }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    sent.once('error', reject)
+    sent.end()
+  })
+}
 
 /** Calls one API process over HTTP, as the secure frame does (JSON, from its origin). */
 function clientOf(api: ApiProcess) {
@@ -30,7 +52,7 @@ function clientOf(api: ApiProcess) {
     call,
     /** The code of the last mail to `email` in the dev outbox. */
     async code(email: string): Promise<string> {
-      const response = await fetch(`${api.url}/dev/outbox?format=json`)
+      const response = await fetch(`${api.url}/dev/outbox/${outboxToken}?format=json`)
       const { messages } = (await response.json()) as { messages: { to: string; text: string }[] }
       const code = /\b\d{6}\b/.exec(messages.find((mail) => mail.to === email)?.text ?? '')?.[0]
       if (code === undefined) throw new Error('no code in the dev outbox')
@@ -142,6 +164,16 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     SMTP_URL: '',
     SEED_DEV_PROJECT: '',
   }
+  /** A production API answers only its own names (SECURITY.md 25): 127.0.0.1 on a port chosen ahead, listed. */
+  const startProduction = async (env: Record<string, string>) => {
+    const port = await freePort()
+    return startApiProcess({
+      ...production,
+      ...env,
+      PORT: String(port),
+      API_HOSTS: `127.0.0.1:${port}`,
+    })
+  }
   let dir: string
   beforeAll(async () => {
     dir = join(await mkdtemp(join(tmpdir(), 'porthole-production-')), 'data')
@@ -192,28 +224,31 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
       "PORTHOLE_ENV=production: SMTP_URL must be set (email login is on for project 'porthole-dev')\n",
     )
 
-    const api = await startApiProcess({
-      ...production,
-      PGLITE_DIR: dir,
-      SMTP_URL: 'smtp://127.0.0.1:2525',
-    })
+    const api = await startProduction({ PGLITE_DIR: dir, SMTP_URL: 'smtp://127.0.0.1:2525' })
     try {
       expect(api.output()).toContain('Environment: production (PORTHOLE_ENV)')
       expect(api.output()).toContain('dev project: not seeded')
       expect(api.output()).not.toContain('SHARE_ENCRYPTION_KEY is unset')
       expect((await fetch(`${api.url}/health`)).status).toBe(200)
       // No dev outbox in production.
-      expect((await fetch(`${api.url}/dev/outbox`)).status).toBe(404)
+      expect((await fetch(`${api.url}/dev/outbox/${outboxToken}`)).status).toBe(404)
     } finally {
       await api.stop()
     }
   }, 120_000)
 
-  test('a good production configuration starts', async () => {
-    const api = await startApiProcess(production)
+  test('a good production configuration starts; inv-25 it answers only its own names', async () => {
+    const api = await startProduction({})
     try {
       expect(api.output()).toContain('Environment: production (PORTHOLE_ENV)')
       expect((await fetch(`${api.url}/health`)).status).toBe(200)
+      const { port } = new URL(api.url)
+      expect(api.output()).toContain(
+        `Host names: api.localhost:5173, 127.0.0.1:${port}; any other Host gets 421`,
+      )
+      // No loopback name but the one listed; no foreign name.
+      expect(await statusWithHost(`${api.url}/health`, `localhost:${port}`)).toBe(421)
+      expect(await statusWithHost(`${api.url}/health`, `attacker.example:${port}`)).toBe(421)
     } finally {
       await api.stop()
     }
@@ -229,6 +264,17 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
       expect(api.output()).toContain('Environment: development (PORTHOLE_ENV)')
       // On stderr, which may come after the line on stdout.
       await expect.poll(() => api.output()).toContain('SHARE_ENCRYPTION_KEY is unset')
+      // inv-25: the loopback names on its own port (PORT=0 here), the outbox under its token.
+      const { port } = new URL(api.url)
+      expect(api.output()).toContain(
+        `dev outbox at http://api.localhost:5173/dev/outbox/${outboxToken}`,
+      )
+      expect(await statusWithHost(`${api.url}/health`, `localhost:${port}`)).toBe(200)
+      expect(await statusWithHost(`${api.url}/health`, `localhost:${Number(port) + 1}`)).toBe(421)
+      const outbox = `${api.url}/dev/outbox/${outboxToken}`
+      expect(await statusWithHost(outbox, `127.0.0.1:${port}`)).toBe(200)
+      expect(await statusWithHost(outbox, `attacker.example:${port}`)).toBe(421)
+      expect((await fetch(`${api.url}/dev/outbox`)).status).toBe(404)
     } finally {
       await api.stop()
     }

@@ -3,6 +3,7 @@
  * which starts everything). Configured by environment variables (src/config.ts).
  */
 import { serve } from '@hono/node-server'
+import { loopbackHostnames } from '@porthole/protocol/HostNames'
 import { createApp } from './app.js'
 import {
   configFromEnv,
@@ -14,9 +15,11 @@ import {
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
 import { seed } from './db/seed.js'
-import { pruneEmailLogin } from './emailCodes.js'
+import { logMailBudgetTo, pruneEmailLogin } from './emailCodes.js'
 import { BaseError } from './errors.js'
+import { apiHostRule } from './hostNames.js'
 import { pruneRateLimits } from './rateLimit.js'
+import { devOutboxPath } from './routes/devOutbox.js'
 import { pruneSiwx } from './routes/siwx.js'
 import { pruneAccounts } from './users.js'
 
@@ -49,7 +52,14 @@ async function main(): Promise<void> {
     refuseToStart(refusedInDb)
   }
   await seed(db, config)
-  const app = createApp({ config, db, onError: (error) => logError('Request failed', error) })
+  const app = createApp({
+    config,
+    db,
+    onError: (error) => logError('Request failed', error),
+    onWarning: (line) => console.warn(line),
+  })
+  // A project's spent mail budget, once per window (SECURITY.md 22).
+  logMailBudgetTo((line) => console.warn(line))
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const storage =
@@ -68,10 +78,17 @@ async function main(): Promise<void> {
         ? `Client addresses: X-Forwarded-For through the trusted proxies ${proxies.join(', ')}`
         : 'Client addresses: the socket (TRUSTED_PROXIES unset: X-Forwarded-For ignored)',
     )
+    const names = apiHostRule(config).names.map(({ hostname, port }) => `${hostname}:${port}`)
+    const loopback =
+      config.portholeEnv === 'production'
+        ? ''
+        : `, and ${loopbackHostnames.join(', ')} on port ${info.port} (development)`
+    console.log(`Host names: ${names.join(', ')}${loopback}; any other Host gets 421`)
     // Never the SMTP URL itself: it may hold a password.
     const mail = config.smtpUrl ? 'SMTP (SMTP_URL)' : 'dev outbox only (SMTP_URL unset)'
+    // The path is the outbox's only protection (SECURITY.md 25): printed for the developer.
     const outbox = config.devOutbox
-      ? `; dev outbox at http://${config.host}:${info.port}/dev/outbox`
+      ? `; dev outbox at ${config.publicApiUrl}${devOutboxPath(config)}`
       : ''
     console.log(`Mail: ${mail}${outbox}`)
     if (config.shareEncryptionKeys[0]?.id === developmentShareKey.id) {

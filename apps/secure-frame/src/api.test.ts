@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { ErrorCode, RpcError, toRpcErrorShape } from '@porthole/protocol/Errors'
+import { leadingZeroBits } from '@porthole/protocol/ProofOfWork'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { ApiError, createApi, type Fetch, unreachableMessage } from './api.js'
@@ -263,5 +265,80 @@ describe('rpc', () => {
     await expect(api(proxy.fetch).rpc('eip155:1', 'debug_x')).rejects.toMatchObject({
       code: -32601,
     })
+  })
+})
+
+describe('inv-22 a spent mail budget: the frame solves the proof of work and asks again', () => {
+  /** A fetch answering each request with the next of `answers`, recording what was sent. */
+  function sequence(...answers: [number, unknown][]) {
+    const seen: Seen[] = []
+    const fetch: Fetch = async (input, init = {}) => {
+      seen.push({
+        url: new URL(input),
+        method: init.method ?? 'GET',
+        headers: init.headers as Record<string, string>,
+        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      })
+      const [status, body] = answers[seen.length - 1] ?? [500, undefined]
+      return new Response(JSON.stringify(body), { status })
+    }
+    return { fetch, seen }
+  }
+  const challenge = { challenge: 'c2VjdXJlLWZyYW1lLXRlc3Q', difficulty: 10 }
+  const required = {
+    error: { code: 'proof_of_work_required', message: "This project's mail budget is spent" },
+    proofOfWork: challenge,
+  }
+  const zeroBits = (nonce: string) =>
+    leadingZeroBits(createHash('sha256').update(`${challenge.challenge}${nonce}`).digest())
+
+  test('login: 428 with a challenge, then the same request with a solved proof of work', async () => {
+    const { fetch, seen } = sequence([428, required], [200, { action: 'VERIFY_OTP' }])
+    expect(await api(fetch).loginEmail({ email: 'ada@example.com', deviceId })).toEqual({
+      action: 'VERIFY_OTP',
+    })
+    expect(seen).toHaveLength(2)
+    expect(seen[0]?.body).toEqual({ email: 'ada@example.com', deviceId })
+    const retry = seen[1]?.body as { proofOfWork: { challenge: string; nonce: string } }
+    expect(retry).toEqual({
+      email: 'ada@example.com',
+      deviceId,
+      proofOfWork: { challenge: challenge.challenge, nonce: expect.stringMatching(/^\d+$/) },
+    })
+    expect(zeroBits(retry.proofOfWork.nonce)).toBeGreaterThanOrEqual(challenge.difficulty)
+  })
+
+  test('email change: the same, with the session token on both requests', async () => {
+    const { fetch, seen } = sequence([428, required], [200, { action: 'VERIFY_PRIMARY_OTP' }])
+    await api(fetch).updateEmail(token, { email: 'new@example.com' })
+    expect(seen.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${token}`,
+      `Bearer ${token}`,
+    ])
+    expect(seen[1]?.body).toMatchObject({ proofOfWork: { challenge: challenge.challenge } })
+  })
+
+  test('asks again once only: a second 428, or a refused proof, is the API error', async () => {
+    const twice = sequence([428, required], [428, required])
+    await expect(
+      api(twice.fetch).loginEmail({ email: 'ada@example.com', deviceId }),
+    ).rejects.toMatchObject({ status: 428, apiCode: 'proof_of_work_required' })
+    expect(twice.seen).toHaveLength(2)
+    const invalid = {
+      error: { code: 'proof_of_work_invalid', message: 'The proof of work does not solve' },
+    }
+    const refused = sequence([428, required], [403, invalid])
+    await expect(
+      api(refused.fetch).loginEmail({ email: 'ada@example.com', deviceId }),
+    ).rejects.toMatchObject({ status: 403, apiCode: 'proof_of_work_invalid' })
+  })
+
+  test('a challenge past what the frame will do is not worked on', async () => {
+    const hard = { ...required, proofOfWork: { ...challenge, difficulty: 32 } }
+    const { fetch, seen } = sequence([428, hard])
+    await expect(
+      api(fetch).loginEmail({ email: 'ada@example.com', deviceId }),
+    ).rejects.toMatchObject({ status: 428, message: "This project's mail budget is spent" })
+    expect(seen).toHaveLength(1)
   })
 })

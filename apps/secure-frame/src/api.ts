@@ -10,6 +10,7 @@ import { ErrorBody } from '@porthole/protocol/Api'
 import * as Embedded from '@porthole/protocol/Embedded'
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
+import { solveProofOfWork } from './proofOfWork.js'
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 
@@ -132,10 +133,31 @@ export function createApi({
     schema: schema,
   ): Promise<z.output<schema>> => {
     const { status, json } = await send(call)
-    if (status < 200 || status > 299) throw toApiError(status, json)
-    const parsed = schema.safeParse(json)
-    if (!parsed.success) throw new ApiError(0, 'invalid_response', invalidResponse(status))
-    return parsed.data
+    return answer(status, json, schema)
+  }
+
+  /**
+   * A mail request (login, email change): when the project's mail budget is
+   * spent the API answers 428 with a proof-of-work challenge; the frame
+   * solves it here, in the visitor's browser, and sends the same request
+   * again with `proofOfWork` once (SECURITY.md 22).
+   */
+  const requestWithWork = async <schema extends z.ZodType>(
+    call: Call & { body: Record<string, unknown> },
+    schema: schema,
+  ): Promise<z.output<schema>> => {
+    const { status, json } = await send(call)
+    const required = status === 428 ? Embedded.ProofOfWorkRequired.safeParse(json) : undefined
+    if (!required?.success) return answer(status, json, schema)
+    const { challenge, difficulty } = required.data.proofOfWork
+    let nonce: string
+    try {
+      nonce = await solveProofOfWork(challenge, difficulty, { signal: call.signal })
+    } catch (cause) {
+      if (call.signal?.aborted) throw cause
+      throw new ApiError(428, 'proof_of_work_required', required.data.error.message)
+    }
+    return request({ ...call, body: { ...call.body, proofOfWork: { challenge, nonce } } }, schema)
   }
 
   /**
@@ -161,9 +183,12 @@ export function createApi({
   return {
     /** The API's base URL (no trailing slash): where its pages, e.g. a social login's done page, are. */
     apiUrl: base,
-    /** `POST /auth/v1/login/email`: mails a code (VERIFY_OTP) or a device approval link (VERIFY_DEVICE). */
+    /** `POST /auth/v1/login/email`: mails a code or a device approval link; VERIFY_OTP either way. */
     loginEmail: (body: z.input<typeof Embedded.EmailLoginRequest>) =>
-      request({ method: 'POST', path: '/auth/v1/login/email', body }, Embedded.EmailLoginResponse),
+      requestWithWork(
+        { method: 'POST', path: '/auth/v1/login/email', body },
+        Embedded.EmailLoginResponse,
+      ),
     /** `POST /auth/v1/device/status`: whether the approval link for this device was followed. */
     deviceStatus: (body: z.input<typeof Embedded.DeviceStatusRequest>, signal?: AbortSignal) =>
       request(
@@ -198,9 +223,9 @@ export function createApi({
     ): Promise<void> => {
       await request({ method: 'PUT', path: '/wallet/v1/shares', token, body }, Empty)
     },
-    /** `POST /auth/v1/email/update`. */
+    /** `POST /auth/v1/email/update` (solving a proof of work first when the API asks for one). */
     updateEmail: (token: string, body: z.input<typeof Embedded.UpdateEmailRequest>) =>
-      request(
+      requestWithWork(
         { method: 'POST', path: '/auth/v1/email/update', token, body },
         Embedded.UpdateEmailResponse,
       ),
@@ -270,6 +295,18 @@ export function createApi({
   }
 }
 
+/** A 2xx answer parsed with `schema`; anything else throws an `ApiError`. */
+function answer<schema extends z.ZodType>(
+  status: number,
+  json: unknown,
+  schema: schema,
+): z.output<schema> {
+  if (status < 200 || status > 299) throw toApiError(status, json)
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new ApiError(0, 'invalid_response', invalidResponse(status))
+  return parsed.data
+}
+
 function invalidResponse(status: number): string {
   return `The server sent an unexpected answer (HTTP ${status})`
 }
@@ -278,5 +315,7 @@ function invalidResponse(status: number): string {
 function toApiError(status: number, json: unknown): ApiError {
   const body = ErrorBody.safeParse(json)
   if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message)
+  const work = Embedded.ProofOfWorkRequired.safeParse(json)
+  if (work.success) return new ApiError(status, work.data.error.code, work.data.error.message)
   return new ApiError(status, 'http_error', `HTTP status code: ${status}`)
 }

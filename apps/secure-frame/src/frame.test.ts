@@ -131,7 +131,7 @@ describe('startFrame handlers', () => {
       },
     })
     await expect(widget.request('connectEmail', { email: 'ada@example.com' })).resolves.toEqual({
-      action: 'VERIFY_DEVICE',
+      action: 'VERIFY_OTP',
     })
     const controller = new AbortController()
     const waiting = widget.request('connectDevice', undefined, { signal: controller.signal })

@@ -83,18 +83,27 @@ type RawResponse = {
   body: string
 }
 
-/** A request with the path sent byte for byte (fetch would normalize `..`). */
-function raw(base: string, rawPath: string, method = 'GET'): Promise<RawResponse> {
+/** A request with the path (and headers: fetch cannot set Host) sent byte for byte (fetch would normalize `..`). */
+function raw(
+  base: string,
+  rawPath: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path: rawPath, method }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
+    const req = request(
+      // An explicit Host, even an empty one, is sent as given.
+      { hostname, port, path: rawPath, method, headers, setHost: headers.host === undefined },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
     req.on('error', reject)
     req.end()
   })
@@ -430,5 +439,64 @@ describe('inv-14 createSecureFrameServer', () => {
       "frame-ancestors 'none'",
     )
     expect(onError).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('inv-25 createSecureFrameServer answers only its own names', () => {
+  const paths = ['/health', '/?projectId=porthole-dev', '/approve.html', '/assets/app.js']
+
+  test.each([
+    'attacker.example',
+    'attacker.example:5172',
+    'secure.localhost.attacker.example:5172',
+    'secure.localhost:5173',
+    '',
+    'user@secure.localhost:5172',
+  ])('Host %j: 421 on every path, the API never asked', async (host) => {
+    const base = await startFrameServer()
+    for (const rawPath of paths) {
+      const response = await raw(base, rawPath, 'GET', { host })
+      expect(response.status, rawPath).toBe(421)
+      expect(response.body).not.toContain('<script')
+      expect(response.body).not.toContain('export {}')
+    }
+    expect(apiHits).toEqual([])
+  })
+
+  test('its origin passes, as do the loopback names on its port in development', async () => {
+    const base = await startFrameServer({ origin: 'http://secure.localhost:5172' })
+    const { port } = new URL(base)
+    for (const host of [
+      'secure.localhost:5172',
+      'SECURE.localhost.:5172',
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+    ]) {
+      expect((await raw(base, '/?projectId=porthole-dev', 'GET', { host })).status, host).toBe(200)
+    }
+    expect(
+      (await raw(base, '/health', 'GET', { host: `localhost:${Number(port) + 1}` })).status,
+    ).toBe(421)
+  })
+
+  test('in production only its origin: https://secure.example.com is secure.example.com and :443', async () => {
+    const base = await startFrameServer({
+      origin: 'https://secure.example.com',
+      loopbackHosts: false,
+    })
+    const { port } = new URL(base)
+    for (const host of ['secure.example.com', 'secure.example.com:443']) {
+      expect((await raw(base, '/health', 'GET', { host })).status, host).toBe(200)
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'secure.example.com:80']) {
+      expect((await raw(base, '/health', 'GET', { host })).status, host).toBe(421)
+    }
+  })
+
+  test('refuses to start with an origin that is not an origin', () => {
+    expect(() =>
+      createSecureFrameServer({ apiUrl, widgetOrigin, distDir, origin: 'secure.example.com' }),
+    ).toThrow(/secure frame origin/)
   })
 })

@@ -6,9 +6,14 @@
  * An unknown project, a missing id or an unreachable API fail closed with
  * `frame-ancestors 'none'` and a short plain error page.
  *
+ * It answers only requests whose `Host` is its own name (SECURITY.md 25):
+ * the host of `SECURE_FRAME_ORIGIN` and, in development, the loopback names
+ * on its port; any other Host (DNS rebinding) gets 421 before anything else.
+ *
  * Run it with `npx tsx apps/secure-frame/src/server.ts` (env: PORT 5172, HOST
  * 127.0.0.1, API_URL http://127.0.0.1:5173, PUBLIC_API_URL
  * http://api.localhost:5173, WIDGET_ORIGIN http://widget.localhost:5171,
+ * SECURE_FRAME_ORIGIN http://secure.localhost:5172, PORTHOLE_ENV development,
  * DIST_DIR apps/secure-frame/dist). `GET /health` answers `{"ok":true}` without
  * asking the API.
  */
@@ -17,6 +22,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { hostRuleOf, isOwnHost } from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
 import { createCsp, deniedCsp, toHostSources, toSource } from './csp.js'
@@ -29,6 +35,18 @@ export type SecureFrameServerOptions = {
   publicApiUrl?: string | undefined
   /** The widget's exact origin, always named in `frame-ancestors`. */
   widgetOrigin: string
+  /**
+   * This server's origin as browsers reach it (`SECURE_FRAME_ORIGIN`): its
+   * host is the name it answers to (SECURITY.md 25). Defaults to
+   * `http://secure.localhost:5172`.
+   */
+  origin?: string | undefined
+  /**
+   * Whether the loopback names (127.0.0.1, localhost, [::1]) on the port it
+   * listens on answer too: `true` (development) by default, `false` under
+   * `PORTHOLE_ENV=production`.
+   */
+  loopbackHosts?: boolean | undefined
   /** The secure frame's Vite build (`apps/secure-frame/dist`). */
   distDir: string
   /** Hosts allowed when a project's list is empty; defaults to `Origin.devDefaultSources` (localhost, 127.0.0.1, *.localhost; http or https). */
@@ -131,6 +149,13 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
     'The public API URL',
   )
   exactOrigin(options.apiUrl, 'The API URL')
+  const hosts = hostRuleOf({
+    origin: exactOrigin(
+      options.origin ?? 'http://secure.localhost:5172',
+      'The secure frame origin',
+    ),
+    loopback: options.loopbackHosts ?? true,
+  })
   const defaults = options.devDefaults ?? devDefaultSources
   const root = path.resolve(options.distDir)
   const origins = createAllowedOriginsCache({ apiUrl: options.apiUrl, ttlMs: options.cacheTtlMs })
@@ -220,6 +245,14 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
 
   return createServer((request, response) => {
     const handle = async () => {
+      // Before anything else, /health included: a DNS-rebound name gets nothing (SECURITY.md 25).
+      if (!isOwnHost(hosts, request.headers.host, request.socket.localPort ?? 0))
+        return sendText(
+          response,
+          request,
+          421,
+          'Porthole secure frame: unknown host name. Open it at its configured origin (SECURE_FRAME_ORIGIN).',
+        )
       if (request.method !== 'GET' && request.method !== 'HEAD')
         return sendText(response, request, 405, 'Method not allowed.', { Allow: 'GET, HEAD' })
       let url: URL
@@ -268,12 +301,18 @@ export function main(env: NodeJS.ProcessEnv = process.env): Server {
   const widgetOrigin = setting('WIDGET_ORIGIN', 'http://widget.localhost:5171')
   const apiUrl = setting('API_URL', 'http://127.0.0.1:5173')
   const publicApiUrl = setting('PUBLIC_API_URL', 'http://api.localhost:5173')
+  const origin = setting('SECURE_FRAME_ORIGIN', 'http://secure.localhost:5172')
+  const portholeEnv = setting('PORTHOLE_ENV', 'development')
+  if (portholeEnv !== 'development' && portholeEnv !== 'production')
+    throw new ConfigError(`PORTHOLE_ENV '${portholeEnv}' must be development or production`)
   const distDir = setting('DIST_DIR', defaultDistDir)
   const log = (line: string) => process.stderr.write(`${line}\n`)
   const server = createSecureFrameServer({
     apiUrl,
     publicApiUrl,
     widgetOrigin,
+    origin,
+    loopbackHosts: portholeEnv === 'development',
     distDir,
     onError: (error) => log(`Secure frame: ${error.message}`),
   })
@@ -281,7 +320,7 @@ export function main(env: NodeJS.ProcessEnv = process.env): Server {
     const address = server.address()
     const bound = typeof address === 'object' && address ? address.port : port
     process.stdout.write(
-      `Secure frame listening on http://${host}:${bound} (widget ${widgetOrigin}, API ${apiUrl}, browser API ${publicApiUrl})\n`,
+      `Secure frame listening on http://${host}:${bound} as ${origin}${portholeEnv === 'development' ? ' (and loopback names: development)' : ''} (widget ${widgetOrigin}, API ${apiUrl}, browser API ${publicApiUrl})\n`,
     )
   })
   const stop = () => server.close(() => process.exit(0))

@@ -38,8 +38,43 @@ export type Addresses = z.infer<typeof Addresses>
 
 export const LoginAction = z.enum(['VERIFY_OTP', 'VERIFY_DEVICE'])
 
-/** `POST /auth/v1/login/email`: a code is mailed (VERIFY_OTP), or a device approval link (VERIFY_DEVICE). */
-export const EmailLoginRequest = z.strictObject({ email: Email, deviceId: DeviceId })
+/**
+ * A proof-of-work challenge (SECURITY.md 22): once a project's shared mail
+ * budget is spent, a mail request is answered 428 `ProofOfWorkRequired` and
+ * must be sent again with a nonce such that SHA-256 of the UTF-8 text
+ * `challenge + nonce` starts with `difficulty` zero bits. Single use, short-lived,
+ * bound to the project, the email and the request.
+ */
+export const ProofOfWorkChallenge = z.strictObject({
+  challenge: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
+  difficulty: z.number().int().min(1).max(32),
+})
+/** The solved challenge a mail request carries: `nonce` is a decimal number. */
+export const ProofOfWork = z.strictObject({
+  challenge: ProofOfWorkChallenge.shape.challenge,
+  nonce: z.string().regex(/^\d{1,16}$/, { error: 'must be a decimal nonce' }),
+})
+export type ProofOfWork = z.infer<typeof ProofOfWork>
+/** The 428 answer of a mail request that must carry a proof of work. */
+export const ProofOfWorkRequired = z.strictObject({
+  error: z.strictObject({
+    code: z.literal('proof_of_work_required'),
+    message: z.string().max(2048),
+  }),
+  proofOfWork: ProofOfWorkChallenge,
+})
+
+/**
+ * `POST /auth/v1/login/email`: always VERIFY_OTP, so the answer tells nobody
+ * whether the address has an account (SECURITY.md 26). The mail holds a code,
+ * or, for an account on a device not verified for it, a device approval link
+ * whose approval mails the code. VERIFY_DEVICE answers only `EmailStep`.
+ */
+export const EmailLoginRequest = z.strictObject({
+  email: Email,
+  deviceId: DeviceId,
+  proofOfWork: ProofOfWork.optional(),
+})
 export const EmailLoginResponse = z.strictObject({ action: LoginAction })
 
 /** `POST /auth/v1/device/status`: whether the link mailed for this device has been followed. */
@@ -103,7 +138,10 @@ export const PutSharesRequest = z.strictObject({
 })
 
 /** `POST /auth/v1/email/update`: the first code goes to the current address (or, with none, to the new one). */
-export const UpdateEmailRequest = z.strictObject({ email: Email })
+export const UpdateEmailRequest = z.strictObject({
+  email: Email,
+  proofOfWork: ProofOfWork.optional(),
+})
 export const UpdateEmailResponse = z.strictObject({
   action: z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
 })

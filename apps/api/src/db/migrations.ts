@@ -259,6 +259,47 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX identity_links_expires_idx ON identity_links (expires_at);
   `,
+  // 9: a spent project mail budget raises the cost instead of refusing
+  // (SECURITY.md 22): proof-of-work challenges (stored as the SHA-256 of the
+  // challenge and what it is bound to, spent by deleting the row), a
+  // project's own budget (the default when absent), and the operator's
+  // counters per project and UTC day.
+  `
+  CREATE TABLE pow_challenges (
+    binding_sha256 text PRIMARY KEY,
+    difficulty integer NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX pow_challenges_expires_idx ON pow_challenges (expires_at);
+
+  CREATE TABLE project_mail_budgets (
+    project_id text PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
+    mails_per_window integer NOT NULL CHECK (mails_per_window > 0)
+  );
+
+  CREATE TABLE mail_budget_counts (
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    day date NOT NULL,
+    overflow_mails integer NOT NULL DEFAULT 0,
+    challenges_issued integer NOT NULL DEFAULT 0,
+    challenges_solved integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (project_id, day)
+  );
+  `,
+  // 10: the RPC proxy (SECURITY.md 22, 24): whether a project may send heavy
+  // parameters (state and block overrides, eth_getLogs over any range), and
+  // the operator's counters of its spent budget per project and UTC day.
+  `
+  ALTER TABLE projects ADD COLUMN heavy_rpc boolean NOT NULL DEFAULT false;
+
+  CREATE TABLE rpc_budget_counts (
+    project_id text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    day date NOT NULL,
+    windows_spent integer NOT NULL DEFAULT 0,
+    overflow_calls bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (project_id, day)
+  );
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

@@ -3,10 +3,11 @@ import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../app.js'
+import { parseTrustedProxies } from '../clientIp.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject } from '../projects.js'
 import { defaultFeatures } from '../schemas.js'
-import { maxEventBytes } from './analytics.js'
+import { eventIpLimit, eventPrefixLimit, maxEventBytes } from './analytics.js'
 
 let testDb: TestDb
 let app: Hono
@@ -258,5 +259,73 @@ describe('inv-13 error reports are limited to 5 per 60 s per client, in the data
     const response = await post(errorReport(), query)
     expect(response.status).toBe(429)
     expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(31)
+  })
+})
+
+describe('inv-22 POST /e is limited per IP, then per prefix, whatever the clientId', () => {
+  /** An app behind the proxy 10.0.0.1, which names each client in `X-Forwarded-For`. */
+  let proxied: Hono
+  beforeAll(() => {
+    proxied = createApp({
+      config: {
+        ...testDb.config,
+        ipLimitScale: 1,
+        trustedProxies: parseTrustedProxies('10.0.0.0/8'),
+      },
+      db: testDb.db,
+    })
+  })
+  const postFrom = (ip: string, body: unknown, query: string) =>
+    proxied.request(
+      `/e?${query}`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: 'http://widget.localhost:5171',
+          'x-forwarded-for': ip,
+        },
+        body: JSON.stringify(body),
+      },
+      { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+    )
+
+  test(`a new clientId for each report buys nothing: 429 with Retry-After after ${eventIpLimit.limit}`, async () => {
+    const query = () => `projectId=porthole-dev&clientId=${randomUUID()}`
+    // The address's earlier events (each with a new clientId too), then ten more.
+    await testDb.db.query(
+      'INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), $2)',
+      ['event-ip:198.51.100.30', eventIpLimit.limit - 10],
+    )
+    for (let i = 0; i < 10; i++)
+      expect((await postFrom('198.51.100.30', errorReport(), query())).status).toBe(202)
+    const refused = errorReport()
+    const response = await postFrom('198.51.100.30', refused, query())
+    expect(response.status).toBe(429)
+    const retryAfter = Number(response.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(eventIpLimit.windowSeconds)
+    expect(Api.ErrorBody.parse(await response.json()).error.code).toBe('rate_limited')
+    expect(await storedEvents(refused.eventId)).toHaveLength(0)
+    // Analytics events share the bucket, in any project; another address does not.
+    expect((await postFrom('198.51.100.30', event(), query())).status).toBe(429)
+    expect(
+      (await postFrom('198.51.100.30', errorReport(), `projectId=quiet&clientId=${randomUUID()}`))
+        .status,
+    ).toBe(429)
+    expect((await postFrom('198.51.100.31', event(), query())).status).toBe(202)
+  })
+
+  test('once a /24 has spent its bucket, a fresh address in it is refused; another /24 is not', async () => {
+    // The /24 has sent its whole allowance from many addresses.
+    await testDb.db.query(
+      'INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), $2)',
+      ['event-prefix:192.0.2.0/24', eventPrefixLimit.limit],
+    )
+    const query = `projectId=porthole-dev&clientId=${randomUUID()}`
+    const response = await postFrom('192.0.2.77', event(), query)
+    expect(response.status).toBe(429)
+    expect(Api.ErrorBody.parse(await response.json()).error.message).toMatch(/this network/)
+    expect((await postFrom('192.0.3.77', event(), query)).status).toBe(202)
   })
 })

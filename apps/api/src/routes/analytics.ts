@@ -2,13 +2,36 @@ import type { AnalyticsConfig } from '@porthole/protocol/Api'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
+import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import { HttpError } from '../errors.js'
-import { commonQuery, errorBody, parseInput, readJsonBody, readProjectQuery } from '../http.js'
-import { consumeRateLimit } from '../rateLimit.js'
+import {
+  clientIp,
+  clientPrefix,
+  commonQuery,
+  errorBody,
+  parseInput,
+  readJsonBody,
+  readProjectQuery,
+} from '../http.js'
+import { consumeRateLimit, enforceRateLimit, scaled } from '../rateLimit.js'
 
-/** SPEC 9: error reports, at most 5 per 60 seconds (per client, per project). */
+/**
+ * SPEC 9: error reports, at most 5 per 60 seconds per client and project. The
+ * client id is the caller's choice, so this is only an extra bucket: the
+ * per-IP and per-prefix limits below hold whatever it says (SECURITY.md 22).
+ */
 export const errorReportLimit = { limit: 5, windowSeconds: 60 } as const
+
+/**
+ * `POST /e` per IP (an IPv4 address, an IPv6 /64), events and error reports
+ * together, any project: a visitor's widget sends a few a minute. Multiplied
+ * by `IP_LIMIT_SCALE`.
+ */
+export const eventIpLimit = { limit: 120, windowSeconds: 60 } as const
+
+/** `POST /e` per prefix (IPv4 /24, IPv6 /56). Multiplied by `IP_LIMIT_SCALE`. */
+export const eventPrefixLimit = { limit: 480, windowSeconds: 60 } as const
 
 /** Largest `POST /e` body accepted. */
 export const maxEventBytes = 32 * 1024
@@ -55,7 +78,13 @@ export const EventBody = z.strictObject({
 export type EventBody = z.infer<typeof EventBody>
 
 /** `GET /getAnalyticsConfig` and `POST /e` (analytics events and error reports). */
-export function createAnalyticsRoutes({ db }: { db: Db }): Hono {
+export function createAnalyticsRoutes({
+  db,
+  config,
+}: {
+  db: Db
+  config: Pick<Config, 'ipLimitScale'>
+}): Hono {
   const app = new Hono()
 
   app.get('/getAnalyticsConfig', async (c) => {
@@ -85,9 +114,21 @@ export function createAnalyticsRoutes({ db }: { db: Db }): Hono {
           `Analytics is disabled for project '${project.id}' (see GET /getAnalyticsConfig)`,
         )
       }
+      // Per IP, then per prefix, before the caller-chosen client's bucket.
+      await enforceRateLimit(db, {
+        key: `event-ip:${clientIp(c)}`,
+        ...scaled(eventIpLimit, config.ipLimitScale),
+        message: 'Too many events from this address',
+      })
+      await enforceRateLimit(db, {
+        key: `event-prefix:${clientPrefix(c)}`,
+        ...scaled(eventPrefixLimit, config.ipLimitScale),
+        message: 'Too many events from this network',
+      })
       if (isError) {
         const result = await consumeRateLimit(db, {
-          key: `error-report:${project.id}:${query.clientId ?? 'anonymous'}`,
+          // Without a client id, the address is the client: no bucket shared by strangers.
+          key: `error-report:${project.id}:${query.clientId ?? `ip:${clientIp(c)}`}`,
           ...errorReportLimit,
         })
         if (!result.allowed) {

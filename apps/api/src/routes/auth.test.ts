@@ -18,6 +18,7 @@ import {
   pruneEmailLogin,
 } from '../emailCodes.js'
 import {
+  createMemoryMailer,
   createTestClient,
   errorOf,
   newDeviceId,
@@ -26,9 +27,10 @@ import {
   type TestClient,
 } from '../embeddedTesting.js'
 import { MailError } from '../errors.js'
-import { devOutboxSize } from '../mailer.js'
+import { devOutboxSize, type Mailer } from '../mailer.js'
 import { pageCsp } from '../pages.js'
 import { createProject } from '../projects.js'
+import { powBaseDifficultyBits } from '../proofOfWork.js'
 import { pruneAccounts, sessionTtlSeconds, sha256Hex } from '../users.js'
 import {
   deviceApprovalTtlSeconds,
@@ -36,6 +38,7 @@ import {
   deviceStatusIpLimit,
   maxAuthBodyBytes,
 } from './auth.js'
+import { devOutboxPath } from './devOutbox.js'
 
 let catcher: MailCatcher
 let testDb: TestDb
@@ -120,7 +123,8 @@ async function requestApproval(email: string, deviceId: string): Promise<URL> {
   catcher.clear()
   const response = await login({ email, deviceId })
   expect(response.status).toBe(200)
-  expect(await response.json()).toEqual({ action: 'VERIFY_DEVICE' })
+  // The answer is a code's, as for any address (SECURITY.md 26): the mail holds the link.
+  expect(await response.json()).toEqual({ action: 'VERIFY_OTP' })
   const mail = await catcher.waitFor((caught) => caught.to.includes(email))
   const link = /\S+\/auth\/v1\/device\/approve\?token=[\w-]+/.exec(mail.text)?.[0]
   if (link === undefined) throw new Error('no link in the mail')
@@ -315,22 +319,28 @@ describe('inv-13 POST /auth/v1/login/email: a code by mail, 30 s per address, li
     expect((await errorOf(refused)).message).toMatch(/at most 20 every 10 minutes/)
   })
 
-  test('limits one project to 200 mails per 10 minutes', async () => {
+  test('past 200 mails per 10 minutes, a project asks for a proof of work instead of refusing (inv-22)', async () => {
     await createProject(testDb.db, { id: 'busy-project', name: 'Busy' })
     await testDb.db.query(
       `INSERT INTO rate_limits (key, window_start, count) VALUES ('email-otp-project:busy-project', now(), 200)`,
     )
-    const refused = await login(
+    const asked = await login(
       { email: newEmail(), deviceId: device },
       { projectId: 'busy-project' },
     )
-    expect(refused.status).toBe(429)
-    expect((await errorOf(refused)).message).toMatch(
-      /^Too many mails requested for project 'busy-project': at most 200 every 10 minutes/,
-    )
+    expect(asked.status).toBe(428)
+    expect(await asked.json()).toEqual({
+      error: {
+        code: 'proof_of_work_required',
+        message: expect.stringMatching(
+          /^This project's mail budget \(200 mails in 10 minutes\) is spent: solve the proof of work/,
+        ),
+      },
+      proofOfWork: { challenge: expect.any(String), difficulty: powBaseDifficultyBits },
+    })
   })
 
-  test('answers 502 when SMTP is down, and frees the address for a retry', async () => {
+  test('answers at once when SMTP is down; the failure is reported and frees the address for a retry', async () => {
     const down = await createMailCatcher()
     await down.close()
     const broken = createApp({
@@ -341,13 +351,15 @@ describe('inv-13 POST /auth/v1/login/email: a code by mail, 30 s per address, li
     })
     const email = newEmail()
     onError.mockClear()
+    // The mail goes after the answer (SECURITY.md 26), so the answer cannot say it failed.
     const response = await login({ email, deviceId: device }, { on: broken })
-    expect(response.status).toBe(502)
-    expect(await errorOf(response)).toEqual({
-      code: 'email_send_failed',
-      message: 'The mail could not be sent: try again in a moment',
-    })
-    expect(onError).toHaveBeenCalledWith(expect.any(MailError))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ action: 'VERIFY_OTP' })
+    // Reported once its undo ran: the code dropped, the address's slot freed.
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.any(MailError)))
+    expect(
+      await count('SELECT count(*)::int AS count FROM email_otps WHERE email = $1', [email]),
+    ).toBe(0)
 
     const code = await requestCode(email)
     expect((await verify({ email, otp: code, deviceId: device })).status).toBe(200)
@@ -355,8 +367,10 @@ describe('inv-13 POST /auth/v1/login/email: a code by mail, 30 s per address, li
     // A failed approval link leaves no approval behind, and frees the address too.
     clock += emailResendSeconds * 1000
     const newcomer = newDevice()
+    onError.mockClear()
     const failed = await login({ email, deviceId: newcomer }, { on: broken })
-    expect(failed.status).toBe(502)
+    expect(failed.status).toBe(200)
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.any(MailError)))
     expect(
       await count(
         'SELECT count(*)::int AS count FROM device_verifications WHERE device_id_sha256 = $1',
@@ -506,7 +520,7 @@ describe('inv-13 POST /auth/v1/login/email/verify: 5 tries, single use, 10 minut
     expect(await errorOf(refused)).toEqual({
       code: 'device_not_verified',
       message:
-        'This device is not verified for this account: follow the link we mailed, then enter the new code',
+        'This device is not approved for this account yet: approve it with the link in the email we sent, then enter the code from the next email',
     })
     expect(await deviceStatus(email, stranger).then((r) => r.json())).toEqual({ verified: false })
     // The code was not spent: the verified device still signs in with it.
@@ -837,9 +851,9 @@ describe('inv-19 a login that fails midway leaves nothing half-made', () => {
   })
 })
 
-describe('GET /dev/outbox', () => {
+describe('GET /dev/outbox/<token>', () => {
   test('is absent unless DEV_OUTBOX=true', async () => {
-    expect((await app.request('/dev/outbox')).status).toBe(404)
+    expect((await app.request(devOutboxPath(testDb.config))).status).toBe(404)
   })
 
   test('shows the mail the dev transport recorded when SMTP_URL is unset', async () => {
@@ -853,7 +867,7 @@ describe('GET /dev/outbox', () => {
     expect((await login({ email, deviceId: device }, { on: dev })).status).toBe(200)
     expect(catcher.messages()).toEqual([])
 
-    const json = await dev.request('/dev/outbox?format=json')
+    const json = await dev.request(`${devOutboxPath(testDb.config)}?format=json`)
     expect(json.status).toBe(200)
     const { messages } = (await json.json()) as {
       messages: { to: string; subject: string; text: string; from: string }[]
@@ -867,7 +881,7 @@ describe('GET /dev/outbox', () => {
     expect(code).toMatch(/^\d{6}$/)
     secrets.add(code ?? '')
 
-    const html = await dev.request('/dev/outbox')
+    const html = await dev.request(devOutboxPath(testDb.config))
     expect(html.headers.get('content-type')).toMatch(/^text\/html/)
     expect(html.headers.get('content-security-policy')).toContain("default-src 'none'")
     const page = await html.text()
@@ -876,7 +890,9 @@ describe('GET /dev/outbox', () => {
     expect(page).toContain('Porthole &lt;no-reply@porthole.localhost&gt;')
 
     expect((await verify({ email, otp: code, deviceId: device }, { on: dev })).status).toBe(200)
-    expect((await dev.request('/dev/outbox?format=xml')).status).toBe(400)
+    expect((await dev.request(`${devOutboxPath(testDb.config)}?format=xml`)).status).toBe(400)
+    // Only under its token (SECURITY.md 25): the bare path is an unknown one.
+    expect((await dev.request('/dev/outbox?format=json')).status).toBe(404)
   })
 
   test(`keeps the last ${devOutboxSize} mails`, async () => {
@@ -947,6 +963,316 @@ describe('pruneAccounts', () => {
         [email],
       ),
     ).toBe(0)
+  })
+})
+
+/** A database that records the text of every statement run through it (transactions included). */
+function recordingDb(db: Db, log: string[]): Db {
+  const recording = (target: Queryable): Queryable => ({
+    query: (sql, params) => {
+      log.push(sql.replace(/\s+/g, ' ').trim())
+      return target.query(sql, params)
+    },
+    exec: (sql) => target.exec(sql),
+  })
+  return {
+    ...db,
+    query: recording(db).query,
+    transaction: (fn) => db.transaction((tx) => fn(recording(tx))),
+  }
+}
+
+/** A mailer that holds every send until `release()` (an SMTP server slow to answer). */
+function heldMailer() {
+  const memory = createMemoryMailer()
+  let release = () => {}
+  let held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const mailer: Mailer & { release(): void; hold(): void } = {
+    kind: 'smtp',
+    async send(mail) {
+      await held
+      await memory.send(mail)
+    },
+    release: () => release(),
+    hold() {
+      held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+    },
+  }
+  return { mailer, memory }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+/** A client address in a /24 of its own, so per-IP and per-prefix limits stay out of the way. */
+let oracleIp = 0
+const ownIp = () => {
+  oracleIp += 1
+  return `10.26.${oracleIp % 250}.${Math.floor(oracleIp / 250) + 1}`
+}
+
+describe('inv-26 no account oracle: login answers the same whether the email has an account', () => {
+  const projectId = 'oracle-project'
+  let memory: ReturnType<typeof createMemoryMailer>
+  let statements: string[]
+  let recorded: Hono
+  let oracle: TestClient
+
+  beforeAll(async () => {
+    await createProject(testDb.db, { id: projectId, name: 'Oracle' })
+    memory = createMemoryMailer()
+    statements = []
+    recorded = createApp({
+      config: testDb.config,
+      db: recordingDb(testDb.db, statements),
+      mailer: memory,
+      onError,
+      now,
+    })
+    oracle = createTestClient(recorded, { projectId })
+  })
+
+  /** A user signed up by email on `device`, in this project; the next mail may go at once. */
+  async function registered(): Promise<{ email: string; userId: string }> {
+    const email = newEmail()
+    const asked = await oracle.post(
+      '/auth/v1/login/email',
+      { email, deviceId: device },
+      { ip: ownIp() },
+    )
+    expect(asked.status).toBe(200)
+    await vi.waitFor(() => memory.code(email))
+    const otp = memory.code(email)
+    secrets.add(otp)
+    const verified = await oracle.post(
+      '/auth/v1/login/email/verify',
+      { email, otp, deviceId: device },
+      { ip: ownIp() },
+    )
+    expect(verified.status).toBe(200)
+    const result = (await verified.json()) as { token: string; user: { id: string } }
+    secrets.add(result.token)
+    clock += emailResendSeconds * 1000
+    return { email, userId: result.user.id }
+  }
+
+  /** What a caller sees of an answer: status, the headers that matter, the body. */
+  async function seen(response: Response) {
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      cacheControl: response.headers.get('cache-control'),
+      retryAfter: response.headers.get('retry-after'),
+      body: await response.text(),
+    }
+  }
+
+  test('a registered address on a new device and an unknown address get the same answer, and one mail each', async () => {
+    const { email: known } = await registered()
+    const unknown = newEmail()
+    const stranger = newDevice()
+    const sentBefore = memory.sent.length
+
+    const forKnown = await seen(
+      await oracle.post(
+        '/auth/v1/login/email',
+        { email: known, deviceId: stranger },
+        { ip: ownIp() },
+      ),
+    )
+    const forUnknown = await seen(
+      await oracle.post(
+        '/auth/v1/login/email',
+        { email: unknown, deviceId: stranger },
+        { ip: ownIp() },
+      ),
+    )
+    expect(forKnown).toEqual(forUnknown)
+    expect(forUnknown).toEqual({
+      status: 200,
+      contentType: 'application/json',
+      cacheControl: 'no-store',
+      retryAfter: null,
+      body: JSON.stringify({ action: 'VERIFY_OTP' }),
+    })
+
+    // One mail each: the device approval for the account, a code for the unknown address.
+    await vi.waitFor(() => expect(memory.sent.length).toBe(sentBefore + 2))
+    const mails = memory.sent.slice(sentBefore)
+    expect(mails.filter((mail) => mail.to === known).map((mail) => mail.subject)).toEqual([
+      deviceMailSubject,
+    ])
+    expect(mails.filter((mail) => mail.to === unknown).map((mail) => mail.subject)).toEqual([
+      otpMailSubject,
+    ])
+    expect(memory.last(known)?.text).toContain(
+      "Approve this device, then we'll mail you a code to enter",
+    )
+    secrets.add(memory.link(known).searchParams.get('token') ?? '')
+    secrets.add(memory.code(unknown))
+  })
+
+  test('a guessed code then answers alike too (the approval mail carries no code)', async () => {
+    const { email: known } = await registered()
+    const unknown = newEmail()
+    const stranger = newDevice()
+    for (const email of [known, unknown]) {
+      const asked = await oracle.post(
+        '/auth/v1/login/email',
+        { email, deviceId: stranger },
+        { ip: ownIp() },
+      )
+      expect(asked.status).toBe(200)
+      await vi.waitFor(() => expect(memory.last(email)).toBeDefined())
+    }
+    secrets.add(memory.link(known).searchParams.get('token') ?? '')
+    secrets.add(memory.code(unknown))
+    const guess = '000000'
+    const checkKnown = await seen(
+      await oracle.post(
+        '/auth/v1/login/email/verify',
+        { email: known, otp: guess, deviceId: stranger },
+        { ip: ownIp() },
+      ),
+    )
+    const checkUnknown = await seen(
+      await oracle.post(
+        '/auth/v1/login/email/verify',
+        {
+          email: unknown,
+          otp: memory.code(unknown) === guess ? '000001' : guess,
+          deviceId: stranger,
+        },
+        { ip: ownIp() },
+      ),
+    )
+    expect(checkKnown).toEqual(checkUnknown)
+    expect(checkKnown.status).toBe(401)
+  })
+
+  test('both paths run the same database statements', async () => {
+    const { email: known } = await registered()
+    const unknown = newEmail()
+    const stranger = newDevice()
+
+    statements.length = 0
+    await oracle.post('/auth/v1/login/email', { email: known, deviceId: stranger }, { ip: ownIp() })
+    const forKnown = statements.splice(0)
+    await oracle.post(
+      '/auth/v1/login/email',
+      { email: unknown, deviceId: stranger },
+      { ip: ownIp() },
+    )
+    const forUnknown = statements.splice(0)
+    await vi.waitFor(() => expect(memory.last(unknown)).toBeDefined())
+    await vi.waitFor(() => expect(memory.last(known)).toBeDefined())
+    secrets.add(memory.code(unknown))
+    secrets.add(memory.link(known).searchParams.get('token') ?? '')
+    expect(forKnown).toEqual(forUnknown)
+  })
+
+  test('the mail goes after the answer: an SMTP server slow to answer holds neither path', async () => {
+    const stranger = newDevice()
+    const held = heldMailer()
+    const slow = createTestClient(
+      createApp({ config: testDb.config, db: testDb.db, mailer: held.mailer, onError, now }),
+      { projectId },
+    )
+    const { email: other } = await registered()
+    for (const email of [other, newEmail()]) {
+      const answer = slow.post(
+        '/auth/v1/login/email',
+        { email, deviceId: stranger },
+        { ip: ownIp() },
+      )
+      const first = await Promise.race([
+        answer.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('mail first'), 2_000)),
+      ])
+      expect(first).toBe('answered')
+      expect(held.memory.last(email)).toBeUndefined()
+      held.mailer.release()
+      await answer
+      await vi.waitFor(() => expect(held.memory.last(email)).toBeDefined())
+      held.mailer.hold()
+    }
+    secrets.add(held.memory.link(other).searchParams.get('token') ?? '')
+  })
+
+  test('over 20 tries each, the two answers take the same time, within noise', async () => {
+    const tries = 20
+    const accounts = []
+    for (let index = 0; index < tries; index++) accounts.push((await registered()).email)
+    const times: { known: number[]; unknown: number[] } = { known: [], unknown: [] }
+    const timed = async (email: string) => {
+      const started = performance.now()
+      const response = await oracle.post(
+        '/auth/v1/login/email',
+        { email, deviceId: newDevice() },
+        { ip: ownIp() },
+      )
+      const elapsed = performance.now() - started
+      expect(response.status).toBe(200)
+      return elapsed
+    }
+    // Interleaved, so drift of the machine affects both alike.
+    for (const email of accounts) {
+      times.known.push(await timed(email))
+      times.unknown.push(await timed(newEmail()))
+    }
+    const known = median(times.known)
+    const unknown = median(times.unknown)
+    expect(Math.abs(known - unknown)).toBeLessThanOrEqual(3 + 0.5 * Math.max(known, unknown))
+  })
+
+  test('device status tells a caller without the device nothing: false for both', async () => {
+    const { email: known } = await registered()
+    const stranger = newDevice()
+    const ask = (email: string) =>
+      oracle.post('/auth/v1/device/status', { email, deviceId: stranger }, { ip: ownIp() })
+    expect(await seen(await ask(known))).toEqual(await seen(await ask(newEmail())))
+  })
+
+  test('positive control: the registered user on a new device signs in with the link, then the code', async () => {
+    const { email, userId } = await registered()
+    const newcomer = newDevice()
+    const asked = await oracle.post(
+      '/auth/v1/login/email',
+      { email, deviceId: newcomer },
+      { ip: ownIp() },
+    )
+    expect(await asked.json()).toEqual({ action: 'VERIFY_OTP' })
+    await vi.waitFor(() => memory.link(email))
+    const link = memory.link(email)
+    secrets.add(link.searchParams.get('token') ?? '')
+
+    const approved = await recorded.request('/auth/v1/device/approve', {
+      method: 'POST',
+      headers: approvalForm,
+      body: new URLSearchParams({ token: link.searchParams.get('token') ?? '' }).toString(),
+    })
+    expect(approved.status).toBe(200)
+    await vi.waitFor(() => expect(memory.last(email)?.subject).toBe(otpMailSubject))
+    const otp = memory.code(email)
+    secrets.add(otp)
+    const signedIn = await oracle.post(
+      '/auth/v1/login/email/verify',
+      { email, otp, deviceId: newcomer },
+      { ip: ownIp() },
+    )
+    expect(signedIn.status).toBe(200)
+    const result = (await signedIn.json()) as { token: string; user: { id: string } }
+    secrets.add(result.token)
+    expect(result.user.id).toBe(userId)
   })
 })
 

@@ -2,19 +2,26 @@
  * Embedded-wallet login by email, device approval and sessions
  * (SECURITY.md 13, 16, 19; wire shapes in `@porthole/protocol/Embedded`).
  *
- * - `POST /auth/v1/login/email`: a known user on a device not verified for
- *   them gets a device-approval link by mail (`VERIFY_DEVICE`); anyone else a
- *   login code (`VERIFY_OTP`). One mail per address every 30 seconds either way.
+ * - `POST /auth/v1/login/email`: answers `VERIFY_OTP` to everyone, and the
+ *   mail says what to do: a known user on a device not verified for them gets
+ *   a device-approval link (approving it mails the code), anyone else a login
+ *   code. Both paths run the same statements and send the one mail after the
+ *   answer, so neither the answer, its errors nor its time tells whether the
+ *   address has an account (SECURITY.md 26). One mail per address every 30
+ *   seconds either way. (`VERIFY_DEVICE` is answered only after a social or
+ *   Farcaster login, whose caller has proven the identity.)
  * - `GET /auth/v1/device/approve?token=`: a page with an Approve button; a
  *   GET changes nothing (mail scanners open links). The button POSTs the
  *   token back: the device becomes verified (once, within 10 minutes) and a
  *   login code is mailed.
  * - `POST /auth/v1/device/status`: whether the device is verified for the
- *   address (false for an address nobody uses).
+ *   address (false for an address nobody uses, as for any device its caller
+ *   has not verified: it tells nobody else about the account).
  * - `POST /auth/v1/login/email/verify`: the code; creates the user when new,
  *   verifies the device, links the login identities waiting for this email
  *   on this device (SECURITY.md 23) and opens a 30-day session, in one
- *   transaction.
+ *   transaction. A right code on a device the account has not approved is
+ *   403 `device_not_verified` (only the mailbox's owner has a right code).
  * - `GET /auth/v1/session`, `DELETE /auth/v1/session`: the session's user; sign out.
  *
  * Tokens and device ids are stored as SHA-256 only; codes, tokens and
@@ -31,29 +38,31 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Config } from '../config.js'
-import type { Db } from '../db/db.js'
+import type { Db, Queryable } from '../db/db.js'
 import {
   type At,
+  chargeMailBudget,
   checkCode,
   claimMailSlot,
   codeError,
   deliver,
   dropCode,
   emailSendIpLimit,
-  emailSendProjectLimit,
+  emailSendPrefixLimit,
   emailVerifyIpLimit,
   issueCode,
   loginCodeMail,
   type MailDeps,
+  type MailRequest,
   type MailSlot,
   releaseMailSlot,
-  sendCode,
   spendCode,
   takeMailSlot,
 } from '../emailCodes.js'
 import { HttpError } from '../errors.js'
 import {
   clientIp,
+  clientPrefix,
   commonQuery,
   limitBody,
   parseInput,
@@ -61,9 +70,9 @@ import {
   readProjectQuery,
   readQuery,
 } from '../http.js'
-import type { Mailer } from '../mailer.js'
+import type { Mail, Mailer } from '../mailer.js'
 import { htmlPage } from '../pages.js'
-import { enforceRateLimit, scaled } from '../rateLimit.js'
+import { consumeRateLimit, enforceRateLimit, scaled } from '../rateLimit.js'
 import {
   confirmIdentityLinks,
   createSession,
@@ -96,6 +105,7 @@ const ApprovalRow = z.object({
 })
 const ApprovalStateRow = z.object({ used: z.boolean(), expired: z.boolean() })
 const EmailRow = z.object({ email: z.string().nullable() })
+const AccountRow = z.object({ id: z.string(), verified: z.boolean() })
 
 type VerifyOutcome =
   | Exclude<Awaited<ReturnType<typeof checkCode>>, { kind: 'valid' }>
@@ -132,28 +142,47 @@ export function createAuthRoutes({
     const { project } = await readProjectQuery(c, db, Query)
     const body = parseInput(EmailLoginRequest, await readJsonBody(c), 'body')
     const email = body.email.toLowerCase()
-    await limitSends(c, db, project.id, config.ipLimitScale)
+    await limitSends(c, db, project.id, config.ipLimitScale, {
+      email,
+      purpose: 'login',
+      proofOfWork: body.proofOfWork,
+    })
     const time = at()
     const deviceIdSha256 = sha256Hex(body.deviceId)
 
-    const userId = await findUserByEmail(db, email)
-    if (userId !== undefined && !(await isDeviceVerified(db, userId, deviceIdSha256))) {
-      await mailDeviceApproval(deps, config, {
-        userId,
-        project,
-        email,
-        deviceIdSha256,
-        at: time,
-      })
-      c.header('Cache-Control', 'no-store')
-      return c.json({ action: 'VERIFY_DEVICE' as const })
-    }
-
-    await sendCode(
-      deps,
-      { projectId: project.id, purpose: 'login', email },
-      { at: time, mail: loginCodeMail },
+    // The same statements, the same answer and one mail, whether the address has an
+    // account or not (SECURITY.md 26): the mail alone says what to do. An account on a
+    // device not verified for it gets the approval link; the code issued here is then
+    // never mailed (the approval mails a new one), so a guessed code fails as it would
+    // for an address nobody uses.
+    const [found] = await db.query(
+      `SELECT u.id, EXISTS (SELECT 1 FROM devices d
+                            WHERE d.user_id = u.id AND d.device_id_sha256 = $2) AS verified
+       FROM users u WHERE u.email = $1`,
+      [email, deviceIdSha256],
     )
+    const account = found === undefined ? undefined : AccountRow.parse(found)
+    const approvalFor = account !== undefined && !account.verified ? account.id : null
+    const slot = await claimMailSlot(db, email, time)
+    const key = { projectId: project.id, purpose: 'login', email } as const
+    const issued = await issueCode(db, key, time)
+    const token = randomToken()
+    await recordApproval(db, {
+      tokenSha256: sha256Hex(token),
+      userId: approvalFor,
+      projectId: project.id,
+      deviceIdSha256,
+      at: time,
+    })
+    const mail =
+      approvalFor === null
+        ? loginCodeMail(issued.code)
+        : deviceMail(approvalLink(config, token), project.name)
+    deliverAfterAnswer(deps, { to: email, ...mail }, async () => {
+      await dropCode(db, key, issued.salt)
+      await db.query('DELETE FROM device_verifications WHERE token_sha256 = $1', [sha256Hex(token)])
+      await releaseMailSlot(db, slot)
+    })
     c.header('Cache-Control', 'no-store')
     return c.json({ action: 'VERIFY_OTP' as const })
   })
@@ -302,7 +331,7 @@ export function createAuthRoutes({
       throw new HttpError(
         403,
         'device_not_verified',
-        'This device is not verified for this account: follow the link we mailed, then enter the new code',
+        'This device is not approved for this account yet: approve it with the link in the email we sent, then enter the code from the next email',
       )
     }
     if (outcome.kind !== 'signed_in') throw codeError(outcome)
@@ -331,8 +360,10 @@ export function createAuthRoutes({
 /**
  * Mails `email` a link that approves this device for the user (10 minutes,
  * once), after claiming the address's send slot (429 within 30 s of the last
- * mail). The email login of a known user on a new device, and a social or
- * Farcaster login on a device the account has not used (SECURITY.md 23).
+ * mail). A social or Farcaster login on a device the account has not used
+ * (SECURITY.md 23), whose caller proved the identity: it waits for the mail
+ * (a 502 tells them it failed). Email login does its own, alike for every
+ * address (SECURITY.md 26).
  */
 export async function mailDeviceApproval(
   deps: MailDeps,
@@ -354,36 +385,101 @@ export async function mailDeviceApproval(
   const { db } = deps
   const slot = await claimMailSlot(db, email, at)
   const token = randomToken()
-  await db.query(
-    `INSERT INTO device_verifications
-       (token_sha256, user_id, project_id, device_id_sha256, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, coalesce($5::timestamptz, now()),
-             coalesce($5::timestamptz, now()) + make_interval(secs => $6))`,
-    [sha256Hex(token), userId, project.id, deviceIdSha256, at, deviceApprovalTtlSeconds],
-  )
-  const link = `${config.publicApiUrl}/auth/v1/device/approve?token=${token}`
+  await recordApproval(db, {
+    tokenSha256: sha256Hex(token),
+    userId,
+    projectId: project.id,
+    deviceIdSha256,
+    at,
+  })
+  const link = approvalLink(config, token)
   await deliver(deps, { to: email, ...deviceMail(link, project.name) }, async () => {
     await db.query('DELETE FROM device_verifications WHERE token_sha256 = $1', [sha256Hex(token)])
     await releaseMailSlot(db, slot)
   })
 }
 
-/** Counts a mail against the per-IP and per-project limits. */
+/**
+ * Counts a mail request against its limits, in order (SECURITY.md 13, 22):
+ * per IP (429 with `Retry-After`), then per network prefix (IPv4 /24, IPv6
+ * /56), then the project's shared budget. Past the prefix bucket or the
+ * budget nothing the frame asks is refused outright (`chargeMailBudget`): a
+ * `request` must carry a proof of work (428 `proof_of_work_required` with a
+ * challenge first). Without `request` (a mail after a social or Farcaster
+ * login) a spent prefix bucket is 429, and a spent budget's overflow is
+ * counted and passes.
+ */
 export async function limitSends(
   c: Context,
   db: Db,
   projectId: string,
   ipLimitScale = 1,
+  request?: MailRequest,
 ): Promise<void> {
   await enforceRateLimit(db, {
     key: `email-otp-ip:${clientIp(c)}`,
     ...scaled(emailSendIpLimit, ipLimitScale),
     message: 'Too many mails requested from this network',
   })
-  await enforceRateLimit(db, {
-    key: `email-otp-project:${projectId}`,
-    ...emailSendProjectLimit,
-    message: `Too many mails requested for project '${projectId}'`,
+  const prefix = {
+    key: `email-otp-prefix:${clientPrefix(c)}`,
+    ...scaled(emailSendPrefixLimit, ipLimitScale),
+    message: 'Too many mails requested from this block of network addresses',
+  }
+  // A spent prefix bucket refuses only mails the visitor cannot prove work
+  // for: a fresh address sharing a busy /24 (a carrier's NAT) still gets in.
+  if (request === undefined) await enforceRateLimit(db, prefix)
+  const prefixSpent = request !== undefined && !(await consumeRateLimit(db, prefix)).allowed
+  await chargeMailBudget(db, projectId, request, { prefixSpent })
+}
+
+/**
+ * Stores a device-approval link's token (its SHA-256) for `userId`, valid
+ * `deviceApprovalTtlSeconds`; with `userId` null it runs the same statement
+ * and stores nothing (the email login of an address nobody uses, which must
+ * do the same work: SECURITY.md 26).
+ */
+async function recordApproval(
+  db: Queryable,
+  {
+    tokenSha256,
+    userId,
+    projectId,
+    deviceIdSha256,
+    at,
+  }: {
+    tokenSha256: string
+    userId: string | null
+    projectId: string
+    deviceIdSha256: string
+    at: At
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO device_verifications
+       (token_sha256, user_id, project_id, device_id_sha256, created_at, expires_at)
+     SELECT $1, $2::text, $3, $4, coalesce($5::timestamptz, now()),
+            coalesce($5::timestamptz, now()) + make_interval(secs => $6)
+     WHERE $2::text IS NOT NULL`,
+    [tokenSha256, userId, projectId, deviceIdSha256, at, deviceApprovalTtlSeconds],
+  )
+}
+
+/** The link of the device-approval mail. */
+function approvalLink(config: Pick<Config, 'publicApiUrl'>, token: string): string {
+  return `${config.publicApiUrl}/auth/v1/device/approve?token=${token}`
+}
+
+/**
+ * Sends `mail` without holding the answer (SECURITY.md 26: how long a mail
+ * server takes must not tell an approval link from a code). A failed send
+ * runs `undo` (the address's slot freed, what the mail carried dropped) and
+ * is reported through `onError`, naming neither address nor content.
+ */
+function deliverAfterAnswer(deps: MailDeps, mail: Mail, undo: () => Promise<void>): void {
+  deliver(deps, mail, undo).catch((error: unknown) => {
+    // `deliver` reported the mail's failure already; its 502 has nobody to go to.
+    if (!(error instanceof HttpError)) deps.onError?.(error)
   })
 }
 
@@ -435,17 +531,21 @@ function approvalPage(c: Context, outcome: { kind: 'invalid' | 'used' | 'expired
   }
 }
 
-/** The device-approval mail. */
+/**
+ * The device-approval mail: it, not the answer, tells an account's owner on
+ * a new device what to do (the login answers VERIFY_OTP either way).
+ */
 function deviceMail(link: string, projectName: string) {
   return {
     subject: deviceMailSubject,
     text: [
       `Someone is signing in to your Porthole account on a new device, for ${projectName}.`,
-      `If it is you, approve the device within ${deviceApprovalTtlSeconds / 60} minutes:`,
+      "Approve this device, then we'll mail you a code to enter on the site.",
+      '',
+      `If it is you, open this link within ${deviceApprovalTtlSeconds / 60} minutes and press Approve:`,
       '',
       link,
       '',
-      'We will then mail you a sign-in code to enter on the site.',
       'If it was not you, ignore this mail: nobody can sign in without the link and the code.',
       '',
     ].join('\n'),

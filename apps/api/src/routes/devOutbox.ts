@@ -1,28 +1,51 @@
 /**
- * `GET /dev/outbox`: the mail the dev transport recorded (when `SMTP_URL` is
- * unset), newest first, as a small HTML page or as JSON (`?format=json`).
- * Mounted only with `DEV_OUTBOX=true`: it shows login codes, so it is for a
- * developer's own machine, never for a deployment.
+ * `GET /dev/outbox/<token>`: the mail the dev transport recorded (when
+ * `SMTP_URL` is unset), newest first, as a small HTML page or as JSON
+ * (`?format=json`). Mounted only with `DEV_OUTBOX=true`: it shows login
+ * codes, so it is for a developer's own machine, never for a deployment
+ * (production refuses `DEV_OUTBOX`). The token (`DEV_OUTBOX_TOKEN`, random
+ * at each start unless given) keeps it from any page that only knows the
+ * address (SECURITY.md 25): `/dev/outbox` itself and any other token are
+ * unknown paths (404).
  */
+import { timingSafeEqual } from 'node:crypto'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import { parseInput, readQuery } from '../http.js'
 import { devOutboxSize, type OutboxMail, readDevOutbox } from '../mailer.js'
 
 const OutboxQuery = z.strictObject({ format: z.enum(['html', 'json']).default('html') })
 
+/** Where the dev outbox is served: `/dev/outbox/<devOutboxToken>`. */
+export function devOutboxPath(config: Pick<Config, 'devOutboxToken'>): string {
+  return `/dev/outbox/${config.devOutboxToken}`
+}
+
+/** Whether `given` is `token`, in time that does not depend on where they differ. */
+function isToken(given: string, token: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
 export function createDevOutboxRoutes({
   db,
+  token,
   smtpConfigured,
 }: {
   db: Db
+  /** The last segment of the outbox's path (`config.devOutboxToken`). */
+  token: string
   /** With `SMTP_URL` set, mail goes out by SMTP and the outbox stays empty; the page says so. */
   smtpConfigured: boolean
 }): Hono {
   const app = new Hono()
 
-  app.get('/dev/outbox', async (c) => {
+  app.get('/dev/outbox/:token', async (c, next) => {
+    // Any other token is an unknown path, answered by the app's 404.
+    if (!isToken(c.req.param('token'), token)) return next()
     const { format } = parseInput(OutboxQuery, readQuery(c), 'query')
     const messages = await readDevOutbox(db)
     c.header('Cache-Control', 'no-store')

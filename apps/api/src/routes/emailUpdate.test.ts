@@ -180,6 +180,29 @@ describe('inv-13 email change', () => {
     expect((await session(bob.token)).email).toBe(bob.email)
   })
 
+  test('inv-26 until the code of the new address, an address with an account is answered as one without', async () => {
+    const bob = await newUser()
+    const seen = async (response: Response) => ({
+      status: response.status,
+      body: (await response.text()).replace(/\d+ tries left/, 'n tries left'),
+    })
+    const answers = []
+    for (const target of [bob.email, newEmail()]) {
+      const alice = await newUser()
+      const started = await seen(await update(alice.token, '', { email: target }))
+      const primary = await seen(
+        await update(alice.token, '/primary', { otp: mailer.code(alice.email) }),
+      )
+      const subject = mailer.last(target)?.subject
+      const code = mailer.code(target)
+      const guessed = await seen(await update(alice.token, '/secondary', { otp: wrong(code) }))
+      answers.push({ started, primary, subject, guessed })
+    }
+    expect(answers[0]).toEqual(answers[1])
+    expect(answers[0]?.primary.status).toBe(200)
+    expect(answers[0]?.guessed.status).toBe(401)
+  })
+
   test('a user without an email gets the code at the new address at once', async () => {
     const userId = await testDb.db.transaction(async (tx) => {
       const id = await createUser(tx, { email: null, provider: 'x', subject: 'x-1' }, now())

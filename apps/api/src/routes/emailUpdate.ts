@@ -96,17 +96,18 @@ export function createEmailUpdateRoutes({
     const { project } = await readProjectQuery(c, db, Query)
     const time = at()
     const session = await requireSession(c, db, project.id, time)
-    const newEmail = parseInput(
-      UpdateEmailRequest,
-      await readJsonBody(c),
-      'body',
-    ).email.toLowerCase()
+    const request = parseInput(UpdateEmailRequest, await readJsonBody(c), 'body')
+    const newEmail = request.email.toLowerCase()
     const [row] = await db.query('SELECT email FROM users WHERE id = $1', [session.userId])
     const current = UserEmailRow.parse(row).email
     if (current === newEmail) {
       throw new HttpError(400, 'same_email', 'This is already the email of this account')
     }
-    await limitSends(c, db, project.id, ipLimitScale)
+    await limitSends(c, db, project.id, ipLimitScale, {
+      email: newEmail,
+      purpose: 'email-update',
+      proofOfWork: request.proofOfWork,
+    })
 
     const stage = current === null ? 'secondary' : 'primary'
     await db.query(

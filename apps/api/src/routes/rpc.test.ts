@@ -4,13 +4,22 @@ import type { Hono } from 'hono'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { type LocalAnvil, startAnvil } from '../../../../e2e/support/localAnvil.js'
 import { createApp } from '../app.js'
+import { parseTrustedProxies } from '../clientIp.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
-import { createProject } from '../projects.js'
-import { isMethodAllowed, maxBatchSize, maxRpcBodyBytes, RpcErrorResponse } from './rpc.js'
+import { createProject, rpcBudgetUsage, setProjectHeavyRpc } from '../projects.js'
+import {
+  isMethodAllowed,
+  maxBatchSize,
+  maxRpcAnswerBytes,
+  maxRpcBodyBytes,
+  RpcErrorResponse,
+  type RpcLimits,
+} from './rpc.js'
 
 /**
  * A tiny JSON-RPC node on 127.0.0.1: `/ok` answers, `/fail` 500s, `/garbage`
- * sends HTML, `/slow` never answers, `/leaky` answers errors naming its insides.
+ * sends HTML, `/slow` never answers, `/leaky` answers errors naming its insides,
+ * `/huge` streams a 64 MiB answer at a steady pace (no Content-Length).
  */
 let upstream: Server
 let received: unknown[] = []
@@ -89,8 +98,37 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     pending.push(res)
     return
   }
+  if (req.url === '/huge') {
+    streamHuge(res)
+    return
+  }
   res.writeHead(200, { 'content-type': 'application/json' })
   res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)))
+}
+
+/** Bytes of `/huge`'s answer written before the proxy hung up (or it all went). */
+let hugeWritten: Promise<number> = Promise.resolve(0)
+const hugeTotalBytes = 64 * 1024 * 1024
+const hugeChunkBytes = 128 * 1024
+
+/** A JSON answer of 64 MiB, 128 KiB every 2 ms, until done or the reader hangs up. */
+function streamHuge(res: ServerResponse) {
+  let written = 0
+  hugeWritten = new Promise((resolve) => {
+    res.on('close', () => resolve(written))
+  })
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.write('{"jsonrpc":"2.0","id":1,"result":"0x')
+  const chunk = '00'.repeat(hugeChunkBytes / 2)
+  const timer = setInterval(() => {
+    if (res.destroyed || written >= hugeTotalBytes) {
+      clearInterval(timer)
+      if (!res.destroyed) res.end('"}')
+      return
+    }
+    written += chunk.length
+    res.write(chunk)
+  }, 2)
 }
 
 async function listen(server: Server): Promise<number> {
@@ -120,6 +158,7 @@ beforeAll(async () => {
       'eip155:42161': `${base}/slow`,
       'eip155:8453': `http://127.0.0.1:${closedPort}/`,
       'eip155:100': `${base}/leaky`,
+      'eip155:56': `${base}/huge`,
       [solanaDevnet]: `${base}/ok`,
     },
   })
@@ -133,11 +172,20 @@ beforeAll(async () => {
       'eip155:42161',
       'eip155:8453',
       'eip155:100',
+      'eip155:56',
       'eip155:324',
       solanaDevnet,
     ],
   })
   await createProject(testDb.db, { id: 'mainnet-only', name: 'Mainnet', networks: ['eip155:1'] })
+  await createProject(testDb.db, {
+    id: 'heavy',
+    name: 'Heavy calls on',
+    networks: ['eip155:31337', 'eip155:56'],
+  })
+  await setProjectHeavyRpc(testDb.db, 'heavy', true)
+  await createProject(testDb.db, { id: 'other', name: 'Another', networks: ['eip155:42161'] })
+  await createProject(testDb.db, { id: 'budgeted', name: 'Budget', networks: ['eip155:1'] })
   app = createApp({ config: testDb.config, db: testDb.db })
 })
 
@@ -604,5 +652,518 @@ describe('inv-24 upstream error texts never reach the client', () => {
     const text = await response.text()
     expect(text).not.toMatch(/internal|KEY123|srv|10\.0\.0\.5/)
     expect(JSON.parse(text)).toHaveLength(2)
+  })
+})
+
+/** An app whose clients are told apart by `X-Forwarded-For` from the proxy 10.0.0.1. */
+function behindProxy(
+  rpcLimits: Partial<RpcLimits>,
+  rpcTimeoutMs?: number,
+  onWarning?: (line: string) => void,
+) {
+  const proxied = createApp({
+    config: { ...testDb.config, trustedProxies: parseTrustedProxies('10.0.0.0/8') },
+    db: testDb.db,
+    rpcLimits,
+    rpcTimeoutMs,
+    onWarning,
+  })
+  return (
+    ip: string,
+    body: unknown = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+    query = 'chainId=eip155:31337&projectId=rpc-test',
+  ) =>
+    proxied.request(
+      `/v1/?${query}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify(body),
+      },
+      { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+    )
+}
+
+/** `PUSH4 size PUSH1 0 RETURN`: code that returns `size` zero bytes. */
+const returnsBytes = (size: number) => `0x63${size.toString(16).padStart(8, '0')}6000f3`
+const contract = '0x00000000000000000000000000000000000000aa'
+/** eth_call with a state override: the contract's code answers `size` bytes. */
+const bigCall = (size: number) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'eth_call',
+  params: [
+    { to: contract, gas: '0xffffffff' },
+    'latest',
+    { [contract]: { code: returnsBytes(size) } },
+  ],
+})
+
+describe('inv-24 answers are bounded in size (issue 11 §2)', () => {
+  let anvil: LocalAnvil
+  let anvilApp: Hono
+
+  beforeAll(async () => {
+    anvil = await startAnvil()
+    anvilApp = createApp({
+      config: { ...testDb.config, rpcUpstreams: { 'eip155:31337': anvil.url } },
+      db: testDb.db,
+    })
+  })
+  afterAll(async () => {
+    await anvil?.stop()
+  })
+
+  const call = (body: unknown, projectId = 'heavy') =>
+    anvilApp.request(`/v1/?chainId=eip155:31337&projectId=${projectId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+
+  test(`a real anvil's answer over ${maxRpcAnswerBytes} bytes is refused with a JSON-RPC error`, async () => {
+    // 3 MiB returned: an answer of 6 MiB of hex, from a 300-byte request.
+    const response = await call(bigCall(3 * 1024 * 1024))
+    const text = await response.clone().text()
+    expect(text.length).toBeLessThan(1024)
+    const body = await expectRpcError(response, 502, -32603, /larger than 2 MiB/)
+    expect(body.id).toBe(1)
+  })
+
+  test('an answer under the cap passes as it came', async () => {
+    const response = await call(bigCall(64 * 1024))
+    expect(response.status).toBe(200)
+    const { result } = (await response.json()) as { result: string }
+    expect(result).toBe(`0x${'00'.repeat(64 * 1024)}`)
+  })
+
+  test('an answer without a length is read as a stream and cut at the cap, not buffered whole', async () => {
+    const started = Date.now()
+    const response = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+      'chainId=eip155:56&projectId=heavy',
+    )
+    await expectRpcError(response, 502, -32603, /larger than 2 MiB/)
+    // The proxy hung up once past the cap: the node sent little more than it.
+    const written = await hugeWritten
+    expect(written).toBeGreaterThan(maxRpcAnswerBytes - hugeChunkBytes)
+    expect(written).toBeLessThan(maxRpcAnswerBytes + 16 * hugeChunkBytes)
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  test('a state override on a real anvil is refused unless the project turned heavy calls on', async () => {
+    await expectRpcError(
+      await call(bigCall(32), 'rpc-test'),
+      400,
+      -32602,
+      /overrides are off for project 'rpc-test'.*set-features --id rpc-test --heavy-rpc true/,
+    )
+    const allowed = await call(bigCall(32), 'heavy')
+    expect(await allowed.json()).toEqual({ jsonrpc: '2.0', id: 1, result: `0x${'00'.repeat(32)}` })
+  })
+})
+
+describe('inv-24 heavy parameters are refused unless the project turns them on', () => {
+  const tx = { to: contract, data: '0x' }
+  test.each([
+    [
+      'eth_call with a state override',
+      'eth_call',
+      [tx, 'latest', { [contract]: { code: '0x00' } }],
+    ],
+    ['eth_call with block overrides', 'eth_call', [tx, 'latest', null, { number: '0x1' }]],
+    ['eth_estimateGas with a state override', 'eth_estimateGas', [tx, 'latest', {}]],
+  ])('%s: -32602, nothing forwarded', async (_, method, params) => {
+    const body = await expectRpcError(
+      await rpc({ jsonrpc: '2.0', id: 3, method, params }),
+      400,
+      -32602,
+      /overrides are off for project 'rpc-test'/,
+    )
+    expect(body.id).toBe(3)
+    expect(received).toEqual([])
+  })
+
+  test('the same call without overrides is forwarded', async () => {
+    await rpc({ jsonrpc: '2.0', id: 3, method: 'eth_call', params: [tx, 'latest'] })
+    await rpc({ jsonrpc: '2.0', id: 4, method: 'eth_estimateGas', params: [tx] })
+    expect(received).toHaveLength(2)
+  })
+
+  test('one override in a batch refuses the whole batch', async () => {
+    await expectRpcError(
+      await rpc([
+        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' },
+        { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [tx, 'latest', {}] },
+      ]),
+      400,
+      -32602,
+      /overrides/,
+    )
+    expect(received).toEqual([])
+  })
+
+  const logs = (filter: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 5,
+    method: 'eth_getLogs',
+    params: [filter],
+  })
+  test.each([
+    ['2,001 numbered blocks', { fromBlock: '0x0', toBlock: '0x7d0' }],
+    ['earliest to latest', { fromBlock: 'earliest', toBlock: 'latest' }],
+    ['earliest with no end', { fromBlock: 'earliest' }],
+    ['a reversed range wider than the bound', { fromBlock: '0x7d0', toBlock: '0x0' }],
+  ])('eth_getLogs over %s is refused with -32602', async (_, filter) => {
+    await expectRpcError(
+      await rpc(logs(filter)),
+      400,
+      -32602,
+      /eth_getLogs may span at most 1000 blocks.*narrower range/,
+    )
+    expect(received).toEqual([])
+  })
+
+  test.each([
+    ['1,000 numbered blocks', { fromBlock: '0x1', toBlock: '0x3e8' }],
+    ['a block hash', { blockHash: `0x${'ab'.repeat(32)}` }],
+    ['the latest block', { fromBlock: 'latest', toBlock: 'latest' }],
+    ['no range (the latest block)', { address: contract }],
+    ['a number to latest, near the head', { fromBlock: '0x1' }],
+  ])('eth_getLogs over %s is forwarded', async (_, filter) => {
+    const response = await rpc(logs(filter))
+    expect(response.status).toBe(200)
+    expect(received.at(-1)).toEqual(logs(filter))
+  })
+
+  test('the heavy project may ask for any range', async () => {
+    const response = await rpc(
+      logs({ fromBlock: 'earliest', toBlock: 'latest' }),
+      'chainId=eip155:31337&projectId=heavy',
+    )
+    expect(response.status).toBe(200)
+    expect(received).toHaveLength(1)
+  })
+})
+
+describe('inv-24 upstream calls are bounded in concurrency', () => {
+  const slow = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }
+
+  test('past the per-project cap: 429 with Retry-After: 1, and the slot is freed after', async () => {
+    const post = behindProxy({ concurrentPerProject: 2 }, 400)
+    const query = 'chainId=eip155:42161&projectId=rpc-test'
+    // One caller fills the cap; the per-project cap applies to callers with a call in flight.
+    const first = [post('198.51.100.1', slow, query), post('198.51.100.1', slow, query)]
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const third = await post('198.51.100.1', slow, query)
+    await expectRpcError(
+      third,
+      429,
+      -32005,
+      /Too many RPC calls in progress for project 'rpc-test'/,
+    )
+    expect(third.headers.get('retry-after')).toBe('1')
+    // The cap is per project, whatever the chain.
+    expect(
+      (await post('198.51.100.1', slow, 'chainId=eip155:31337&projectId=rpc-test')).status,
+    ).toBe(429)
+    const statuses = await Promise.all(first).then((all) => all.map((r) => r.status))
+    expect(statuses).toEqual([504, 504])
+    expect((await post('198.51.100.3')).status).toBe(200)
+  })
+
+  test('past the per-process cap: 429 for every project', async () => {
+    const post = behindProxy({ concurrentPerProcess: 1 }, 400)
+    const pendingCall = post('198.51.100.4', slow, 'chainId=eip155:42161&projectId=rpc-test')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const other = await post('198.51.100.5', slow, 'chainId=eip155:42161&projectId=other')
+    await expectRpcError(other, 429, -32005, /Too many RPC calls in progress on this server/)
+    expect(other.headers.get('retry-after')).toBe('1')
+    expect((await pendingCall).status).toBe(504)
+  })
+})
+
+describe('inv-22 per-IP and per-prefix limits on the proxy', () => {
+  test('past the per-IP limit: 429 with Retry-After and -32005; another address is served', async () => {
+    const post = behindProxy({ ip: { limit: 5, windowSeconds: 60 } })
+    for (let i = 0; i < 5; i++) expect((await post('198.51.100.10')).status).toBe(200)
+    const refused = await post('198.51.100.10')
+    const body = await expectRpcError(refused, 429, -32005, /Too many RPC calls from this address/)
+    expect(body.id).toBe(1)
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect((await post('198.51.100.11')).status).toBe(200)
+  })
+
+  test('each call of a batch counts', async () => {
+    const post = behindProxy({ ip: { limit: 5, windowSeconds: 60 } })
+    const call = { jsonrpc: '2.0', method: 'eth_blockNumber' }
+    const batch = (n: number) => Array.from({ length: n }, (_, id) => ({ ...call, id }))
+    expect((await post('198.51.100.12', batch(4))).status).toBe(200)
+    expect((await post('198.51.100.12', batch(2))).status).toBe(429)
+  })
+
+  test('past the per-prefix limit, a new address of the same /24 is refused, another /24 is not', async () => {
+    const post = behindProxy({
+      ip: { limit: 5, windowSeconds: 60 },
+      prefix: { limit: 8, windowSeconds: 60 },
+    })
+    for (let host = 1; host <= 8; host++) expect((await post(`203.0.113.${host}`)).status).toBe(200)
+    const refused = await post('203.0.113.99')
+    await expectRpcError(refused, 429, -32005, /from this network/)
+    expect((await post('203.0.114.1')).status).toBe(200)
+  })
+
+  test('the limit holds across API replicas', async () => {
+    const replica = createApp({
+      config: { ...testDb.config, trustedProxies: parseTrustedProxies('10.0.0.0/8') },
+      db: await testDb.openReplica(),
+      rpcLimits: { ip: { limit: 4, windowSeconds: 60 } },
+    })
+    const post = behindProxy({ ip: { limit: 4, windowSeconds: 60 } })
+    const onReplica = () =>
+      replica.request(
+        '/v1/?chainId=eip155:31337&projectId=rpc-test',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.13' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }),
+        },
+        { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+      )
+    for (let i = 0; i < 2; i++) {
+      expect((await post('198.51.100.13')).status).toBe(200)
+      expect((await onReplica()).status).toBe(200)
+    }
+    expect((await onReplica()).status).toBe(429)
+    expect((await post('198.51.100.13')).status).toBe(429)
+  })
+})
+
+describe('inv-22 a spent project budget sheds the abuser, not a fresh visitor', () => {
+  test('an abuser spending the budget from many addresses is shed; a fresh address is served', async () => {
+    const warnings: string[] = []
+    // Long windows, so that none ends during the test.
+    const post = behindProxy(
+      {
+        ip: { limit: 20, windowSeconds: 3600 },
+        prefix: { limit: 80, windowSeconds: 3600 },
+        projectBudget: { limit: 100, windowSeconds: 86_400 },
+      },
+      undefined,
+      (line) => warnings.push(line),
+    )
+    const query = 'chainId=eip155:1&projectId=budgeted'
+    const call = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }
+    // Ten addresses in five /24s, ten calls each: the budget of 100 is spent,
+    // every address within its own limit of 20.
+    const abusers = Array.from({ length: 10 }, (_, i) => `192.0.${i % 5}.${10 + i}`)
+    for (const ip of abusers)
+      for (let i = 0; i < 10; i++) expect((await post(ip, call, query)).status).toBe(200)
+    // Now spent: the limits are a quarter (5 per address, 20 per /24). Each
+    // abuser has used 10, each of their /24s 20: all shed.
+    for (const ip of abusers) expect((await post(ip, call, query)).status).toBe(429)
+    expect((await post('192.0.0.200', call, query)).status).toBe(429)
+    // A visitor from a fresh address is served, up to the tightened limit.
+    for (let i = 0; i < 5; i++) {
+      const response = await post('198.18.0.200', call, query)
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x10' })
+    }
+    expect((await post('198.18.0.200', call, query)).status).toBe(429)
+    // The operator was told once, naming the project; the overflow is counted.
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/RPC budget of project 'budgeted' is spent/)
+    const usage = await rpcBudgetUsage(testDb.db, 'budgeted')
+    expect(usage.windowsOver).toBe(1)
+    expect(usage.callsOver).toBe(5)
+  })
+})
+
+describe('inv-24 eth_getLogs filters are rebuilt strictly (key case cannot widen a range)', () => {
+  const logs = (filter: string) =>
+    `{"jsonrpc":"2.0","id":6,"method":"eth_getLogs","params":[${filter}]}`
+  test.each([
+    ['capitalised keys', '{"FromBlock":"earliest","ToBlock":"latest"}'],
+    ['a lower-case key', '{"fromblock":"earliest"}'],
+    [
+      'a second toBlock in another case',
+      '{"fromBlock":"0x0","toBlock":"0x3e7","ToBlock":"latest"}',
+    ],
+    ['a Kelvin-sign key, which Go folds to k', '{"fromBloc\u212a":"earliest"}'],
+  ])('%s: -32602, nothing forwarded', async (_, filter) => {
+    const body = await expectRpcError(
+      await rpc(logs(filter)),
+      400,
+      -32602,
+      /eth_getLogs filter may only have the keys blockHash, fromBlock, toBlock, address, topics/,
+    )
+    expect(body.id).toBe(6)
+    expect(receivedText).toEqual([])
+  })
+
+  test('a filter of known keys is forwarded as the rebuilt object', async () => {
+    const response = await rpc(logs('{"toBlock":"0x3e7","fromBlock":"0x0","topics":[null]}'))
+    expect(response.status).toBe(200)
+    expect(receivedText).toEqual([
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'eth_getLogs',
+        params: [{ fromBlock: '0x0', toBlock: '0x3e7', topics: [null] }],
+      }),
+    ])
+  })
+
+  test('a heavy project gets the same strict filter', async () => {
+    await expectRpcError(
+      await rpc(logs('{"FromBlock":"earliest"}'), 'chainId=eip155:31337&projectId=heavy'),
+      400,
+      -32602,
+      /may only have the keys/,
+    )
+    expect(receivedText).toEqual([])
+  })
+})
+
+describe('inv-24 eth_getLogs from safe or finalized is not judged as one block', () => {
+  const logs = (filter: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 5,
+    method: 'eth_getLogs',
+    params: [filter],
+  })
+  test.each([
+    ['finalized to latest', { fromBlock: 'finalized', toBlock: 'latest' }],
+    ['safe with no end (latest)', { fromBlock: 'safe' }],
+    ['safe to finalized', { fromBlock: 'safe', toBlock: 'finalized' }],
+    ['earliest to finalized', { fromBlock: 'earliest', toBlock: 'finalized' }],
+  ])('%s is refused with -32602', async (_, filter) => {
+    await expectRpcError(
+      await rpc(logs(filter)),
+      400,
+      -32602,
+      /eth_getLogs may span at most 1000 blocks.*narrower range/,
+    )
+    expect(received).toEqual([])
+  })
+
+  test.each([
+    ['finalized to finalized', { fromBlock: 'finalized', toBlock: 'finalized' }],
+    // The test node's head is 0x10: finalized is somewhere in 0..16.
+    ['a number to safe on a short chain', { fromBlock: '0x1', toBlock: 'safe' }],
+  ])('%s is forwarded', async (_, filter) => {
+    const response = await rpc(logs(filter))
+    expect(response.status).toBe(200)
+    expect(received.at(-1)).toEqual(logs(filter))
+  })
+})
+
+describe('inv-24 eth_call gas is capped unless the project turns heavy calls on', () => {
+  /** A keccak loop with no `to`: burns all the gas it is given. */
+  const loop = (tx: string) =>
+    `{"jsonrpc":"2.0","id":8,"method":"eth_call","params":[${tx},"latest"]}`
+  test.each([
+    ['eth_call with gas 0xffffffff', loop('{"data":"0x5b6180005f20505f56","gas":"0xffffffff"}')],
+    [
+      'eth_estimateGas with gas 0xffffffff',
+      '{"jsonrpc":"2.0","id":8,"method":"eth_estimateGas","params":[{"gas":"0xffffffff"}]}',
+    ],
+    ['gas spelled GAS', loop('{"data":"0x5b6180005f20505f56","gas":"0x1","GAS":"0xffffffff"}')],
+    ['gas spelled with a long s, which Go folds to s', loop('{"ga\u017f":"0xffffffff"}')],
+    ['gas that is not a hex quantity', loop('{"gas":4294967295}')],
+  ])('%s: -32602, nothing forwarded', async (_, body) => {
+    const refused = await expectRpcError(await rpc(body), 400, -32602, /gas/)
+    expect(refused.id).toBe(8)
+    expect(receivedText).toEqual([])
+  })
+
+  test('gas up to the cap is forwarded; a heavy project may ask for more', async () => {
+    expect((await rpc(loop('{"gas":"0x2faf080"}'))).status).toBe(200)
+    const heavy = await rpc(
+      loop('{"data":"0x5b6180005f20505f56","gas":"0xffffffff"}'),
+      'chainId=eip155:31337&projectId=heavy',
+    )
+    expect(heavy.status).toBe(200)
+    expect(receivedText).toHaveLength(2)
+  })
+})
+
+describe('inv-24 in-flight caps per address and per network, and a fair per-project cap', () => {
+  const slow = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }
+  const slowQuery = 'chainId=eip155:42161&projectId=rpc-test'
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 50))
+
+  test('one address past its in-flight cap gets 429; a neighbour is still served', async () => {
+    const post = behindProxy({ concurrentPerIp: 2 }, 400)
+    const first = [post('100.64.1.1', slow, slowQuery), post('100.64.1.1', slow, slowQuery)]
+    await wait()
+    const third = await post('100.64.1.1', slow, slowQuery)
+    await expectRpcError(third, 429, -32005, /in progress from this address/)
+    expect(third.headers.get('retry-after')).toBe('1')
+    expect((await post('100.64.1.2')).status).toBe(200)
+    expect(await Promise.all(first).then((all) => all.map((r) => r.status))).toEqual([504, 504])
+  })
+
+  test('one network past its in-flight cap gets 429; another network is served', async () => {
+    const post = behindProxy({ concurrentPerIp: 2, concurrentPerPrefix: 3 }, 400)
+    const first = [
+      post('100.64.2.1', slow, slowQuery),
+      post('100.64.2.1', slow, slowQuery),
+      post('100.64.2.2', slow, slowQuery),
+    ]
+    await wait()
+    const fourth = await post('100.64.2.3')
+    await expectRpcError(fourth, 429, -32005, /in progress from this network/)
+    expect(fourth.headers.get('retry-after')).toBe('1')
+    expect((await post('100.64.3.1')).status).toBe(200)
+    await Promise.all(first)
+  })
+
+  test('a full per-project cap refuses the callers filling it, not a fresh address', async () => {
+    const post = behindProxy({ concurrentPerProject: 2 }, 400)
+    const first = [post('100.64.4.1', slow, slowQuery), post('100.64.4.1', slow, slowQuery)]
+    await wait()
+    await expectRpcError(
+      await post('100.64.4.1'),
+      429,
+      -32005,
+      /in progress for project 'rpc-test'/,
+    )
+    const fresh = await post('100.64.5.1')
+    expect(fresh.status).toBe(200)
+    expect(await fresh.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x10' })
+    await Promise.all(first)
+  })
+})
+
+describe('inv-22 refused calls do not count against the neighbours', () => {
+  test("an address over its limit does not spend its /24's limit", async () => {
+    const post = behindProxy({
+      ip: { limit: 2, windowSeconds: 3600 },
+      prefix: { limit: 4, windowSeconds: 3600 },
+    })
+    for (let i = 0; i < 2; i++) expect((await post('100.64.6.1')).status).toBe(200)
+    for (let i = 0; i < 10; i++) expect((await post('100.64.6.1')).status).toBe(429)
+    for (let i = 0; i < 2; i++) expect((await post('100.64.6.2')).status).toBe(200)
+    expect((await post('100.64.6.3')).status).toBe(429)
+  })
+})
+
+describe('inv-22 the proxy’s Retry-After is right', () => {
+  test('a caller who waits as told is served, however often it was refused meanwhile', async () => {
+    const post = behindProxy({ ip: { limit: 2, windowSeconds: 1 } })
+    const ip = '100.64.7.1'
+    for (let i = 0; i < 2; i++) expect((await post(ip)).status).toBe(200)
+    const refused = await post(ip)
+    expect(refused.status).toBe(429)
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    const again = await post(ip)
+    expect(again.status).toBe(429)
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(retryAfter)
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000))
+    expect((await post(ip)).status).toBe(200)
   })
 })

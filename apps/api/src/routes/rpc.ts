@@ -3,19 +3,42 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
-import type { Config } from '../config.js'
+import { type Config, defaults } from '../config.js'
 import type { Db } from '../db/db.js'
 import { HttpError, type HttpErrorStatus } from '../errors.js'
-import { commonQuery, describeIssues, readQuery, requireProject } from '../http.js'
+import {
+  clientIp,
+  clientPrefix,
+  commonQuery,
+  describeIssues,
+  readQuery,
+  requireProject,
+} from '../http.js'
 import { Caip2 } from '../schemas.js'
+import {
+  checkRpcCallLimits,
+  countProjectBudget,
+  createCallGate,
+  defaultRpcLimits,
+  type RpcLimits,
+} from './rpcLimits.js'
+import { judgeHeavyParams, strictParams } from './rpcParams.js'
+
+export type { RpcLimits } from './rpcLimits.js'
 
 /** Largest JSON-RPC body accepted (a raw transaction fits many times over). */
 export const maxRpcBodyBytes = 512 * 1024
 /** Most requests in one batch. */
 export const maxBatchSize = 20
-/** Largest upstream answer passed on. */
-export const maxRpcResponseBytes = 16 * 1024 * 1024
+/**
+ * Largest upstream answer passed on by default (`RPC_MAX_ANSWER_BYTES`): a
+ * wallet's reads fit many times over. The answer is read as a stream and
+ * refused once past it, the upstream's stream cancelled (SECURITY.md 24).
+ */
+export const maxRpcAnswerBytes: number = defaults.rpcMaxAnswerBytes
 export const defaultRpcTimeoutMs = 15_000
+/** How long a chain's head block, looked up to judge an eth_getLogs range, is reused. */
+const headTtlMs = 2_000
 
 /** JSON-RPC 2.0 error codes used by the proxy. */
 export const RpcErrorCode = {
@@ -24,6 +47,8 @@ export const RpcErrorCode = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internal: -32603,
+  /** EIP-1474 "limit exceeded": a rate limit or a concurrency cap; try again later. */
+  limitExceeded: -32005,
 } as const
 
 const RpcQuery = z.strictObject({ ...commonQuery, chainId: Caip2 })
@@ -162,24 +187,55 @@ class RpcProxyError extends HttpError {
     rpcCode: number,
     message: string,
     id: string | number | null = null,
+    headers: Record<string, string> = {},
   ) {
-    super(status, 'rpc_error', message)
+    super(status, 'rpc_error', message, { headers })
     this.rpcCode = rpcCode
     this.id = id
   }
 }
 
-/** `POST /v1/?chainId=&projectId=`: JSON-RPC proxy to the configured upstream of the chain. */
+/** `2 MiB` for whole mebibytes, else bytes. */
+function describeBytes(bytes: number): string {
+  const mebibytes = bytes / (1024 * 1024)
+  return Number.isInteger(mebibytes) ? `${mebibytes} MiB` : `${bytes} bytes`
+}
+
+/**
+ * `POST /v1/?chainId=&projectId=`: JSON-RPC proxy to the configured upstream
+ * of the chain. In order: the project and its network, the body (strict, an
+ * allow list, `eth_getLogs` filters rebuilt from their exact keys, heavy
+ * parameters), the per-IP and per-prefix limits (tightened while the
+ * project's budget is spent), the in-flight caps (process, IP, prefix, then a
+ * fair per-project cap), then the upstream, whose answer is read up to
+ * `config.rpcMaxAnswerBytes`.
+ */
 export function createRpcRoutes({
   db,
   config,
   rpcTimeoutMs = defaultRpcTimeoutMs,
+  limits: limitOverrides,
+  warn = () => undefined,
 }: {
   db: Db
   config: Config
   rpcTimeoutMs?: number | undefined
+  /** Smaller limits, for tests; `defaultRpcLimits` otherwise. */
+  limits?: Partial<RpcLimits> | undefined
+  /** Where the operator's warnings go (a spent project budget); the server logs them. */
+  warn?: ((line: string) => void) | undefined
 }): Hono {
   const app = new Hono()
+  const limits: RpcLimits = { ...defaultRpcLimits, ...limitOverrides }
+  // Per IP and prefix multiplied like the call limits: a test stack is all 127.0.0.1.
+  const gate = createCallGate({
+    ...limits,
+    concurrentPerIp: limits.concurrentPerIp * config.ipLimitScale,
+    concurrentPerPrefix: limits.concurrentPerPrefix * config.ipLimitScale,
+  })
+  const maxAnswerBytes = config.rpcMaxAnswerBytes
+  /** The latest head block per chain, with when it was looked up. */
+  const heads = new Map<string, { head: bigint; at: number }>()
   const limit = bodyLimit({
     maxSize: maxRpcBodyBytes,
     onError: (c) =>
@@ -262,8 +318,8 @@ export function createRpcRoutes({
         idOf(json),
       )
     }
-    const requests = Array.isArray(body.data) ? body.data : [body.data]
-    for (const request of requests) {
+    const requests: RpcRequest[] = []
+    for (const request of Array.isArray(body.data) ? body.data : [body.data]) {
       if (!isMethodAllowed(chainId, request.method)) {
         throw new RpcProxyError(
           400,
@@ -272,9 +328,148 @@ export function createRpcRoutes({
           request.id ?? null,
         )
       }
+      // For every project: a node reading keys case-insensitively gets only these.
+      const strict = strictParams(request)
+      if (strict.kind === 'refused') {
+        throw new RpcProxyError(400, RpcErrorCode.invalidParams, strict.message, request.id ?? null)
+      }
+      requests.push(strict.request)
     }
+    const needsHead = project.heavyRpc ? [] : judgeAll(requests, project.id)
 
     const id = Array.isArray(body.data) ? null : (body.data.id ?? null)
+    await limitCalls(c, project.id, requests.length, id)
+    const slot = gate.enter({
+      projectId: project.id,
+      clientIp: clientIp(c),
+      clientPrefix: clientPrefix(c),
+    })
+    if ('full' in slot) {
+      const where = {
+        process: 'on this server',
+        address: 'from this address',
+        network: 'from this network',
+        project: `for project '${project.id}' on this server`,
+      }[slot.full]
+      throw new RpcProxyError(
+        429,
+        RpcErrorCode.limitExceeded,
+        `Too many RPC calls in progress ${where}; wait for one to finish and try again in a second`,
+        id,
+        { 'Retry-After': '1' },
+      )
+    }
+    try {
+      if (needsHead.length > 0) {
+        const head = await headOf(chainId, upstream)
+        if (head === undefined) {
+          throw new RpcProxyError(
+            502,
+            RpcErrorCode.internal,
+            `The RPC endpoint for ${chainId} did not give its latest block, so the eth_getLogs range cannot be checked: give numbered fromBlock and toBlock, or try again later`,
+            id,
+          )
+        }
+        judgeAll(needsHead, project.id, head)
+      }
+      const payload = JSON.stringify(Array.isArray(body.data) ? requests : requests[0])
+      return await forward(c, { chainId, upstream, id, payload })
+    } finally {
+      slot.leave()
+    }
+  }
+
+  /**
+   * Refuses the first heavy request (SECURITY.md 24) with -32602; returns the
+   * eth_getLogs requests that need the chain's head to be judged.
+   */
+  const judgeAll = (requests: readonly RpcRequest[], projectId: string, head?: bigint) => {
+    const needsHead: RpcRequest[] = []
+    for (const request of requests) {
+      const verdict = judgeHeavyParams(request, projectId, head)
+      if (verdict.kind === 'needs-head') needsHead.push(request)
+      if (verdict.kind === 'refused') {
+        throw new RpcProxyError(
+          400,
+          RpcErrorCode.invalidParams,
+          verdict.message,
+          request.id ?? null,
+        )
+      }
+    }
+    return needsHead
+  }
+
+  /** The chain's head block number, cached briefly; undefined when the upstream does not say. */
+  const headOf = async (chainId: string, upstream: string): Promise<bigint | undefined> => {
+    const cached = heads.get(chainId)
+    if (cached && Date.now() - cached.at < headTtlMs) return cached.head
+    try {
+      const response = await fetch(upstream, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(rpcTimeoutMs),
+      })
+      const text = await readLimited(response, 1024)
+      const result = text.kind === 'text' ? parseAnswer(text.text) : undefined
+      const head = (result as { result?: unknown } | undefined)?.result
+      if (typeof head !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(head)) return undefined
+      heads.set(chainId, { head: BigInt(head), at: Date.now() })
+      return BigInt(head)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Counts the calls against the client's limits, or refuses them with 429 and -32005. */
+  const limitCalls = async (
+    c: Context,
+    projectId: string,
+    calls: number,
+    id: string | number | null,
+  ) => {
+    const verdict = await checkRpcCallLimits(db, {
+      projectId,
+      clientIp: clientIp(c),
+      clientPrefix: clientPrefix(c),
+      calls,
+      limits,
+      ipLimitScale: config.ipLimitScale,
+    })
+    if (verdict.refused) {
+      const from = verdict.bucket === 'address' ? 'this address' : 'this network'
+      const tightened = verdict.tightened
+        ? ` while project '${projectId}' is over its shared budget`
+        : ''
+      throw new RpcProxyError(
+        429,
+        RpcErrorCode.limitExceeded,
+        `Too many RPC calls from ${from}: at most ${verdict.limit} every ${verdict.windowSeconds} seconds${tightened}. Try again in ${verdict.retryAfterSeconds} seconds.`,
+        id,
+        { 'Retry-After': String(verdict.retryAfterSeconds) },
+      )
+    }
+    const { firstInWindow } = await countProjectBudget(db, { projectId, calls, limits })
+    if (firstInWindow) {
+      const { limit, windowSeconds } = limits.projectBudget
+      warn(
+        `RPC budget of project '${projectId}' is spent: ${limit} calls in ${windowSeconds} s from every address together. Its per-IP and per-prefix limits are divided by ${limits.spentBudgetDivisor} until it recovers; see npm run project -- usage --id ${projectId}`,
+      )
+    }
+  }
+
+  /** Sends the validated requests upstream and answers with the cleaned, bounded answer. */
+  const forward = async (
+    c: Context,
+    {
+      chainId,
+      upstream,
+      id,
+      payload,
+    }: { chainId: string; upstream: string; id: string | number | null; payload: string },
+  ) => {
     const unavailable = `The RPC endpoint for ${chainId} is unavailable; try again later`
     let response: Response
     try {
@@ -283,7 +478,7 @@ export function createRpcRoutes({
       response = await fetch(upstream, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body.data),
+        body: payload,
         redirect: 'error',
         signal: AbortSignal.timeout(rpcTimeoutMs),
       })
@@ -307,8 +502,16 @@ export function createRpcRoutes({
         id,
       )
     }
-    const answerText = await readLimited(response, maxRpcResponseBytes).catch(() => undefined)
-    const answer = answerText === undefined ? undefined : parseAnswer(answerText)
+    const read = await readLimited(response, maxAnswerBytes).catch(() => undefined)
+    if (read?.kind === 'too-large') {
+      throw new RpcProxyError(
+        502,
+        RpcErrorCode.internal,
+        `The answer of the RPC endpoint for ${chainId} is larger than ${describeBytes(maxAnswerBytes)}, the most this proxy passes on: ask for less (a narrower eth_getLogs range, fewer calls in a batch)`,
+        id,
+      )
+    }
+    const answer = read === undefined ? undefined : parseAnswer(read.text)
     if (answer === undefined) {
       throw new RpcProxyError(
         502,
@@ -328,6 +531,7 @@ export function createRpcRoutes({
 }
 
 function rpcError(c: Context, error: RpcProxyError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
   const body: RpcErrorResponse = {
     jsonrpc: '2.0',
     id: error.id,
@@ -353,13 +557,20 @@ function parseAnswer(text: string): object | undefined {
   }
 }
 
-async function readLimited(response: Response, max: number): Promise<string | undefined> {
+/**
+ * Reads an answer's body as a stream, at most `max` bytes: past it (declared
+ * or read), the stream is cancelled and nothing more is kept.
+ */
+async function readLimited(
+  response: Response,
+  max: number,
+): Promise<{ kind: 'text'; text: string } | { kind: 'too-large' }> {
   const declared = Number(response.headers.get('content-length') ?? '0')
   if (declared > max) {
-    await response.body?.cancel()
-    return undefined
+    await response.body?.cancel().catch(() => {})
+    return { kind: 'too-large' }
   }
-  if (!response.body) return ''
+  if (!response.body) return { kind: 'text', text: '' }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -368,10 +579,11 @@ async function readLimited(response: Response, max: number): Promise<string | un
     if (done) break
     size += value.byteLength
     if (size > max) {
-      await reader.cancel()
-      return undefined
+      chunks.length = 0
+      await reader.cancel().catch(() => {})
+      return { kind: 'too-large' }
     }
     chunks.push(value)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return { kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') }
 }

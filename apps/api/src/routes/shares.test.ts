@@ -299,11 +299,11 @@ describe('inv-16 storage loss loses no funds', () => {
     const wallet = newWallet()
     await client.put('/wallet/v1/shares', wallet, { token: first.token })
 
-    // The frame's storage is gone: a new device id. Email login asks for approval first.
+    // The frame's storage is gone: a new device id. Email login mails an approval first.
     const deviceId = newDeviceId()
     await testDb.db.query('DELETE FROM email_send_throttle')
     const login = await client.post('/auth/v1/login/email', { email: first.email, deviceId })
-    expect(await login.json()).toEqual({ action: 'VERIFY_DEVICE' })
+    expect(await login.json()).toEqual({ action: 'VERIFY_OTP' })
     const link = mailer.link(first.email)
     const approved = await app.request('/auth/v1/device/approve', {
       method: 'POST',

@@ -14,13 +14,16 @@ import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createApp } from '../app.js'
 import { toBase58 } from '../base58.js'
+import { parseTrustedProxies } from '../clientIp.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject, setProjectOrigins } from '../projects.js'
 import {
   maxClockSkewSeconds,
   maxSessionBodyBytes,
+  nonceIpLimit,
   nonceLength,
   nonceLimit,
+  noncePrefixLimit,
   pruneSiwx,
   sessionTtlSeconds,
 } from './siwx.js'
@@ -72,7 +75,8 @@ async function startFakeNode(chainIdHex = '0x7a69'): Promise<{ server: Server; u
 beforeAll(async () => {
   const node = await startFakeNode()
   rpc = node.server
-  testDb = await createTestDb({ rpcUpstreams: { 'eip155:31337': node.url } })
+  // Every in-process request comes from one client ('unknown'): scaled as in the e2e stack.
+  testDb = await createTestDb({ rpcUpstreams: { 'eip155:31337': node.url }, ipLimitScale: 100 })
   app = createApp({ config: testDb.config, db: testDb.db, onError })
   await createProject(testDb.db, { id: 'open', name: 'No origins: the dev defaults' })
   await createProject(testDb.db, {
@@ -212,6 +216,52 @@ describe('POST /siwx/nonce', () => {
     await expectError(await post(''), 400, 'missing_project_id')
     await expectError(await post('projectId=nobody'), 403, 'unknown_project')
     await expectError(await post('projectId=porthole-dev&extra=1'), 400, 'invalid_query')
+  })
+})
+
+describe('inv-22 POST /siwx/nonce is limited per IP, then per prefix, whatever the clientId', () => {
+  /** An app behind the proxy 10.0.0.1, which names each client in `X-Forwarded-For`. */
+  let proxied: Hono
+  beforeAll(() => {
+    proxied = createApp({
+      config: {
+        ...testDb.config,
+        ipLimitScale: 1,
+        trustedProxies: parseTrustedProxies('10.0.0.0/8'),
+      },
+      db: testDb.db,
+    })
+  })
+  const askFrom = (ip: string, projectId = 'porthole-dev') =>
+    proxied.request(
+      `/siwx/nonce?projectId=${projectId}&clientId=${randomUUID()}`,
+      { method: 'POST', headers: { ...fromWidget, 'x-forwarded-for': ip } },
+      { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+    )
+
+  test(`a new clientId (and project) each time buys nothing: 429 with Retry-After after ${nonceIpLimit.limit}`, async () => {
+    // The address's earlier nonces (each with a new clientId too), then ten more.
+    await testDb.db.query(
+      'INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), $2)',
+      ['siwx-nonce-ip:198.51.100.40', nonceIpLimit.limit - 10],
+    )
+    for (let i = 0; i < 10; i++)
+      expect((await askFrom('198.51.100.40', i % 2 ? 'shop' : 'porthole-dev')).status).toBe(200)
+    const refused = await askFrom('198.51.100.40', 'open')
+    await expectError(refused, 429, 'rate_limited')
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(nonceIpLimit.windowSeconds)
+    expect((await askFrom('198.51.100.41')).status).toBe(200)
+  })
+
+  test('once a /24 has spent its bucket, a fresh address in it is refused; another /24 is not', async () => {
+    await testDb.db.query(
+      'INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), $2)',
+      ['siwx-nonce-prefix:192.0.2.0/24', noncePrefixLimit.limit],
+    )
+    await expectError(await askFrom('192.0.2.50'), 429, 'rate_limited')
+    expect((await askFrom('192.0.3.50')).status).toBe(200)
   })
 })
 

@@ -36,6 +36,8 @@ import type { Config } from '../config.js'
 import type { Db } from '../db/db.js'
 import { HttpError, SignatureCheckError } from '../errors.js'
 import {
+  clientIp,
+  clientPrefix,
   commonQuery,
   errorBody,
   parseInput,
@@ -45,14 +47,24 @@ import {
   unauthorized,
 } from '../http.js'
 import { isHostAllowed } from '../origins.js'
-import { consumeRateLimit } from '../rateLimit.js'
+import { consumeRateLimit, enforceRateLimit, scaled } from '../rateLimit.js'
 import type { Project } from '../schemas.js'
 import { isVerifiableChain, type SignatureVerifier } from '../signatures.js'
 
 /** Letters and digits per nonce: 24 of 62 symbols is about 143 random bits. */
 export const nonceLength = 24
-/** Nonces per client and project. */
+/**
+ * Nonces per client and project. The client id is the caller's choice, so
+ * this is only an extra bucket after the per-IP and per-prefix ones (SECURITY.md 22).
+ */
 export const nonceLimit = { limit: 30, windowSeconds: 60 } as const
+/**
+ * Nonces per IP (an IPv4 address, an IPv6 /64), any project: one per sign-in.
+ * Multiplied by `IP_LIMIT_SCALE`.
+ */
+export const nonceIpLimit = { limit: 60, windowSeconds: 60 } as const
+/** Nonces per prefix (IPv4 /24, IPv6 /56), any project. Multiplied by `IP_LIMIT_SCALE`. */
+export const noncePrefixLimit = { limit: 240, windowSeconds: 60 } as const
 /** Largest `POST /siwx/sessions` body accepted. */
 export const maxSessionBodyBytes = 32 * 1024
 /** How far ahead of the API's clock a message's `Issued At` and `Not Before` may be. */
@@ -102,8 +114,19 @@ export function createSiwxRoutes({
 
   app.post('/siwx/nonce', async (c) => {
     const { project, query } = await readProjectQuery(c, db, NonceQuery)
+    await enforceRateLimit(db, {
+      key: `siwx-nonce-ip:${clientIp(c)}`,
+      ...scaled(nonceIpLimit, config.ipLimitScale),
+      message: 'Too many sign-in nonces from this address',
+    })
+    await enforceRateLimit(db, {
+      key: `siwx-nonce-prefix:${clientPrefix(c)}`,
+      ...scaled(noncePrefixLimit, config.ipLimitScale),
+      message: 'Too many sign-in nonces from this network',
+    })
     const limited = await consumeRateLimit(db, {
-      key: `siwx-nonce:${project.id}:${query.clientId ?? 'anonymous'}`,
+      // Without a client id, the address is the client: no bucket shared by strangers.
+      key: `siwx-nonce:${project.id}:${query.clientId ?? `ip:${clientIp(c)}`}`,
       ...nonceLimit,
     })
     if (!limited.allowed) {

@@ -3,7 +3,8 @@ import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { type Context, poll } from '../wallet/session.js'
 
 /**
- * `connectDevice`: after VERIFY_DEVICE, asks the API every `pollInterval`
+ * `connectDevice`: after VERIFY_DEVICE (a social or Farcaster login on a
+ * device its account's email has not approved), asks the API every `pollInterval`
  * whether the approval link mailed for this device has been followed, until
  * it has (the API then mails the code). Stops when the request is cancelled,
  * and after the login timeout in any case.

@@ -103,14 +103,24 @@ describe('connectOtp', () => {
 })
 
 describe('connectDevice', () => {
-  test('a new device waits for the mailed approval, then the code unlocks the same wallet', async () => {
+  test('inv-26 a new device of an account gets the same answer as a new address; the approval, then the code, unlock the same wallet', async () => {
     const api = createTestContext().api
     const first = createTestContext({ api })
     await loginWithEmail(first, email, handlers)
     const addresses = (await first.storage.getUser())?.addresses
 
     const second = createTestContext({ api, backend: createMemoryBackend() })
-    await expect(connectEmail({ email }, second)).resolves.toEqual({ action: 'VERIFY_DEVICE' })
+    await expect(connectEmail({ email }, second)).resolves.toEqual({ action: 'VERIFY_OTP' })
+    await expect(connectEmail({ email: 'nobody@example.com' }, second)).resolves.toEqual({
+      action: 'VERIFY_OTP',
+    })
+    await connectEmail({ email }, second)
+    expect(api.approvalMailed(email, await second.storage.getDeviceId())).toBe(true)
+    expect(api.codeFor(email)).toBeUndefined()
+    await expect(connectOtp({ otp: '000000' }, second)).rejects.toMatchObject({
+      message: 'The code is wrong or has expired',
+    })
+    // connectDevice (the wait of a social login's approval) sees the same approval.
     const waiting = connectDevice(second, call())
     let settled = false
     void waiting.then(() => {
@@ -178,10 +188,11 @@ describe('inv-09 a session belongs to the host origin and project it was made on
       await loginWithEmail(a, email, handlers)
       const b = frameFor(api, backend, origin, projectId)
 
-      // Not A's session (CONNECT), and not a new device (VERIFY_DEVICE): a code.
+      // Not A's session (CONNECT), and not a new device (an approval mail): a code.
       expect(await isConnected(b)).toEqual({ isConnected: false })
       await expect(getUser({}, b)).rejects.toMatchObject({ code: 4100 })
       await expect(connectEmail({ email }, b)).resolves.toEqual({ action: 'VERIFY_OTP' })
+      expect(api.approvalMailed(email, await b.storage.getDeviceId())).toBe(false)
       await connectOtp({ otp: api.codeFor(email) ?? '' }, b)
       expect((await b.storage.getUser())?.addresses).toEqual((await a.storage.getUser())?.addresses)
       expect(await b.storage.getToken()).not.toBe(await a.storage.getToken())

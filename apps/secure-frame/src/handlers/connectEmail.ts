@@ -9,9 +9,11 @@ const sameEmail = (a: string | undefined, b: string) => a?.toLowerCase() === b.t
 
 /**
  * `connectEmail`: CONNECT when this device already holds a live session for
- * that email (nothing is mailed); else asks the API to mail a code
- * (VERIFY_OTP) or, from a device the account has not used, an approval link
- * (VERIFY_DEVICE). The email is kept in memory for the next steps.
+ * that email (nothing is mailed); else asks the API to mail the address,
+ * which answers VERIFY_OTP whether or not it has an account (SECURITY.md
+ * 26): the mail holds a code or, for an account on a device it has not used,
+ * an approval link, whose approval mails the code. The email is kept in
+ * memory for the next steps.
  */
 export async function connectEmail({ email }: Params, context: Context): Promise<Result> {
   const token = await context.storage.getToken()

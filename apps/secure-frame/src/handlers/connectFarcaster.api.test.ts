@@ -91,6 +91,8 @@ beforeAll(async () => {
     ],
   })
   testDb = await createTestDb({
+    // The API answers only its own name (SECURITY.md 25): the frame calls it at api.test.
+    publicApiUrl: 'http://api.test',
     rpcUpstreams: { 'eip155:31337': anvil.url },
     farcasterRelayUrl: relay.url,
     farcasterChain: 'eip155:31337',
@@ -253,7 +255,7 @@ describe('inv-23 the account’s email decides a device it has not used', () => 
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        origin: 'http://api.localhost:5173',
+        origin: 'http://api.test',
       },
       body: `token=${link.searchParams.get('token')}`,
     })

@@ -2,7 +2,9 @@
  * Tests only: an in-memory stand-in for the API's embedded-wallet endpoints,
  * implementing the frame's `Api` interface (not HTTP). It follows the wire's
  * rules (Embedded.ts): codes mailed per login, device verification before a
- * known account's keys are released to a new device, the auth share to any
+ * known account's keys are released to a new device (the login answers
+ * VERIFY_OTP either way, SECURITY.md 26: the mail is an approval link, and
+ * approving it mails the code), the auth share to any
  * session, the recovery share only to a verified device, one PUT per wallet.
  * Every call is logged so tests can check what left the frame.
  */
@@ -23,8 +25,10 @@ export type MemoryApi = Api & {
   readonly calls: Call[]
   readonly users: Map<string, User>
   readonly sessions: Map<string, Session>
-  /** The code last mailed to `email`. */
+  /** The code last mailed to `email` (none after an approval link, until it is followed). */
   codeFor(email: string): string | undefined
+  /** Whether the last mail to `email` for `deviceId` is a device approval link not yet followed. */
+  approvalMailed(email: string, deviceId: string): boolean
   /** Follows the device approval link mailed for (`email`, `deviceId`); mails the code. */
   approveDevice(email: string, deviceId: string): void
   /**
@@ -59,18 +63,26 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
   const sessions = new Map<string, Session>()
   const verified = new Set<string>()
   const pendingDevices = new Map<string, boolean>()
+  /** The live code of each address, mailed or not (as the API's table). */
   const codes = new Map<string, string>()
+  /** The code in the last mail to each address. */
+  const mailed = new Map<string, string>()
   const social = new Map<string, { deviceId: string; email?: string; claim?: string }>()
   const farcaster = new Map<string, { deviceId: string; state: string; fid?: number }>()
   const failures = new Map<string, { error: ApiError; after: boolean }>()
   const pendingEmailUpdates = new Map<string, { email: string; step: 'primary' | 'secondary' }>()
   let staleGet = false
 
+  const newCode = () => String(100000 + Math.floor(Math.random() * 900000))
   const mail = (email: string) => {
-    const code = String(100000 + Math.floor(Math.random() * 900000))
+    const code = newCode()
     codes.set(email, code)
+    mailed.set(email, code)
   }
   const userByEmail = (email: string) => users.get(email.toLowerCase())
+  /** A known account on a device not verified for it: its email must approve the device. */
+  const needsApproval = (user: User | undefined, deviceId: string) =>
+    user?.wallet !== undefined && !verified.has(`${user.id}:${deviceId}`)
   const publicUser = (user: User) => ({
     id: user.id,
     email: user.email,
@@ -118,12 +130,13 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
   const api: Api = {
     apiUrl: memoryApiUrl,
     loginEmail: call('loginEmail', async ({ email, deviceId }) => {
-      const user = userByEmail(email)
-      if (user?.wallet && !verified.has(`${user.id}:${deviceId}`)) {
-        pendingDevices.set(`${email.toLowerCase()}:${deviceId}`, false)
-        return { action: 'VERIFY_DEVICE' as const }
-      }
-      mail(email.toLowerCase())
+      const key = email.toLowerCase()
+      if (needsApproval(userByEmail(key), deviceId)) {
+        // The approval link is mailed; a code is issued too but never mailed.
+        pendingDevices.set(`${key}:${deviceId}`, false)
+        codes.set(key, newCode())
+        mailed.delete(key)
+      } else mail(key)
       return { action: 'VERIFY_OTP' as const }
     }),
     deviceStatus: call('deviceStatus', async ({ email, deviceId }) => ({
@@ -133,6 +146,12 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
       const key = email.toLowerCase()
       if (!otp || codes.get(key) !== otp)
         throw new ApiError(400, 'invalid_code', 'The code is wrong or has expired')
+      if (needsApproval(userByEmail(key), deviceId))
+        throw new ApiError(
+          403,
+          'device_not_verified',
+          'This device is not approved for this account yet: approve it with the link in the email we sent, then enter the code from the next email',
+        )
       codes.delete(key)
       return login(userFor(key), deviceId)
     }),
@@ -237,11 +256,15 @@ export function createMemoryApi(options: MemoryApiOptions = {}): MemoryApi {
     calls,
     users,
     sessions,
-    codeFor: (email) => codes.get(email.toLowerCase()),
+    codeFor: (email) => mailed.get(email.toLowerCase()),
+    approvalMailed: (email, deviceId) =>
+      pendingDevices.get(`${email.toLowerCase()}:${deviceId}`) === false,
     approveDevice(email, deviceId) {
       const key = `${email.toLowerCase()}:${deviceId}`
       if (!pendingDevices.has(key)) throw new Error('No device approval was mailed')
       pendingDevices.set(key, true)
+      const user = userByEmail(email)
+      if (user) verified.add(`${user.id}:${deviceId}`)
       mail(email.toLowerCase())
     },
     completeSocial(state, email) {

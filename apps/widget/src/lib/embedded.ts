@@ -74,8 +74,10 @@ async function loginStep<result>(
 
 /**
  * Starts an email login: the frame answers CONNECT (this device already holds
- * a session for that email), VERIFY_OTP (a code was mailed) or VERIFY_DEVICE
- * (a new device: an approval link was mailed first).
+ * a session for that email) or VERIFY_OTP: a mail went out, with a code, or,
+ * for an account on a device it has not used, an approval link whose approval
+ * mails the code (the answer does not say which: SECURITY.md 26).
+ * VERIFY_DEVICE follows only a social or Farcaster login (`continueWithEmail`).
  */
 export async function loginWithEmail(
   email: string,

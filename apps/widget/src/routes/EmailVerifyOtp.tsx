@@ -12,7 +12,10 @@ import { displayEmail } from './emailDisplay.js'
 /**
  * The mailed code: six digits, sent to the frame as soon as they are typed
  * (or on Continue). A wrong code shows the API's message (tries left); Resend
- * respects the 30 s between mails.
+ * respects the 30 s between mails. Every email login lands here, an account
+ * on a new device too (SECURITY.md 26: the API's answer does not say which):
+ * its mail asks to approve the device first and the code follows, as the
+ * view says; a code entered before that is refused with the API's words.
  */
 export function EmailVerifyOtp() {
   const email = useStore((state) => state.loginEmail) ?? ''
@@ -66,6 +69,7 @@ export function EmailVerifyOtp() {
       <p className="text-center text-sm text-muted">
         {t('email.codeSent', { email: displayEmail(email) })}
       </p>
+      <p className="text-center text-xs text-muted">{t('email.newDeviceHint')}</p>
       <label className="sr-only" htmlFor={`${errorId}-code`}>
         {t('email.codeLabel')}
       </label>

@@ -1,0 +1,147 @@
+/**
+ * The proof of work's cost on a mid-range phone (SECURITY.md 22, issue 11 §4):
+ * the secure frame's own solver (apps/secure-frame/src/proofOfWork.ts) in
+ * Debian's Chromium with the CPU slowed 4× (CDP
+ * `Emulation.setCPUThrottlingRate`), solving fresh random challenges. Prints
+ * the median solve time per difficulty the API asks for: measured at the
+ * lower difficulties, and from the measured hash rate (median of a geometric
+ * search: ln 2 · 2^bits hashes) at the higher ones, which take too long to
+ * repeat here.
+ *
+ * Runs in `npm run bench` (bench/run.ts), or alone: `npx tsx bench/pow.ts`.
+ */
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium } from '@playwright/test'
+import ts from 'typescript'
+import { powBaseDifficultyBits, powMaxDifficultyBits } from '../apps/api/src/proofOfWork.ts'
+import { chromiumArgs } from '../playwright.config.ts'
+import { median } from './stats.ts'
+
+const root = join(import.meta.dirname, '..')
+/** CPU slowdown standing in for a mid-range phone. */
+export const phoneCpuSlowdown = 4
+/** The starting difficulty must be solved within this at the slowdown (median). */
+export const baseSolveBudgetMs = 1000
+/** The highest difficulty, at most this (median): a visitor still gets in. */
+export const maxSolveBudgetMs = 30_000
+/** Difficulties solved for real here, and how many challenges each. */
+const measured = [
+  { bits: powBaseDifficultyBits, runs: 15 },
+  { bits: powBaseDifficultyBits + 1, runs: 9 },
+  { bits: powBaseDifficultyBits + 2, runs: 5 },
+] as const
+
+type Record = (name: string, value: number, unit: string, budget?: number) => void
+
+const origin = 'http://pow.bench'
+const frameRequire = createRequire(join(root, 'apps/secure-frame/package.json'))
+/** @noble/hashes's ES modules, as the secure frame resolves the package. */
+const nobleDir = join(dirname(frameRequire.resolve('@noble/hashes/sha2')), 'esm')
+
+/** The solver, transpiled from the frame's source (its import resolved by the page's import map). */
+function solverModule(): string {
+  const source = readFileSync(join(root, 'apps/secure-frame/src/proofOfWork.ts'), 'utf8')
+  return ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+  }).outputText
+}
+
+const page = `<!doctype html>
+<script type="importmap">
+{ "imports": { "@noble/hashes/": "${origin}/noble/", "@noble/hashes/sha2": "${origin}/noble/sha2.js",
+  "@noble/hashes/crypto": "${origin}/noble/crypto.js" } }
+</script>
+<script type="module">
+import { solveProofOfWork } from '${origin}/proofOfWork.js'
+window.solve = async (challenge, bits) => {
+  const started = performance.now()
+  const nonce = await solveProofOfWork(challenge, bits)
+  return { ms: performance.now() - started, hashes: Number(nonce) + 1 }
+}
+window.ready = true
+</script>`
+
+/** Solves challenges at each difficulty in Chromium at 4× slowdown; records the medians. */
+export async function measureProofOfWork(browser: Browser, record: Record): Promise<void> {
+  console.log(`\nProof of work (the secure frame's solver, CPU ${phoneCpuSlowdown}× slower)`)
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    const solver = solverModule()
+    await tab.route(`${origin}/**`, (route) => {
+      const path = new URL(route.request().url()).pathname
+      if (path === '/') return route.fulfill({ contentType: 'text/html', body: page })
+      if (path === '/proofOfWork.js')
+        return route.fulfill({ contentType: 'text/javascript', body: solver })
+      const file = /^\/noble\/([\w.-]+\.js)$/.exec(path)?.[1]
+      if (file === undefined) return route.fulfill({ status: 404 })
+      return route.fulfill({
+        contentType: 'text/javascript',
+        body: readFileSync(join(nobleDir, file)),
+      })
+    })
+    await tab.goto(`${origin}/`)
+    await tab.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
+    const cdp = await context.newCDPSession(tab)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: phoneCpuSlowdown })
+
+    let hashes = 0
+    let elapsedMs = 0
+    for (const { bits, runs } of measured) {
+      const times: number[] = []
+      for (let run = 0; run < runs; run++) {
+        const challenge = randomBytes(18).toString('base64url')
+        const solved = await tab.evaluate(
+          ([challenge, bits]) =>
+            (
+              window as unknown as {
+                solve(c: string, b: number): Promise<{ ms: number; hashes: number }>
+              }
+            ).solve(challenge, bits),
+          [challenge, bits] as const,
+        )
+        times.push(solved.ms)
+        hashes += solved.hashes
+        elapsedMs += solved.ms
+      }
+      record(
+        `PoW ${bits} bits: median solve (${runs} challenges)`,
+        median(times),
+        'ms',
+        bits === powBaseDifficultyBits ? baseSolveBudgetMs : undefined,
+      )
+    }
+    const rate = hashes / (elapsedMs / 1000)
+    record('PoW hash rate', rate / 1000, 'kH/s')
+    const last = measured.at(-1)?.bits ?? powBaseDifficultyBits
+    for (let bits = last + 1; bits <= powMaxDifficultyBits; bits++)
+      record(
+        `PoW ${bits} bits: median solve (from the hash rate)`,
+        ((Math.LN2 * 2 ** bits) / rate) * 1000,
+        'ms',
+        bits === powMaxDifficultyBits ? maxSolveBudgetMs : undefined,
+      )
+  } finally {
+    await context.close()
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
+  let over = 0
+  try {
+    await measureProofOfWork(browser, (name, value, unit, budget) => {
+      const verdict =
+        budget === undefined ? '' : value <= budget ? `  ok (budget ${budget})` : '  OVER BUDGET'
+      if (budget !== undefined && value > budget) over += 1
+      console.log(`${name.padEnd(52)} ${value.toFixed(1).padStart(10)} ${unit}${verdict}`)
+    })
+  } finally {
+    await browser.close()
+  }
+  process.exitCode = over > 0 ? 1 : 0
+}
