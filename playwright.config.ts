@@ -37,7 +37,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // Three on CI's two cores: much of an e2e test is waiting (mail, blocks,
+  // the 30 s between two mails to one address), which a third worker fills.
+  workers: 3,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

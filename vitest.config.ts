@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker less than the cores: one worker on the
+    // two-core machines CI runs on. Many of our tests wait on child processes,
+    // PGlite and sockets, so two workers there cut the run by about a third.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'protocol', root: 'packages/protocol', include: ['src/**/*.test.ts'] } },
       { test: { name: 'chains', root: 'packages/chains', include: ['src/**/*.test.ts'] } },

@@ -7,12 +7,36 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const apiDir = fileURLToPath(new URL('../', import.meta.url))
+
+/** The dev outbox's token in these processes (a test value; random at each start otherwise). */
+export const outboxToken = 'c2VydmVyLXRlc3Qtb3V0Ym94LXRva2Vu'
+
+/** A development API process in these tests: the dev project seeded, codes in the dev outbox. */
+export const baseEnv = {
+  DEV_OUTBOX: 'true',
+  DEV_OUTBOX_TOKEN: outboxToken,
+  SMTP_URL: '',
+  SEED_DEV_PROJECT: 'true',
+}
+
+/** The status of `GET <url>` sent with `Host: host` (fetch cannot set Host), as a rebinding browser would. */
+export function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers: { host } }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    sent.once('error', reject)
+    sent.end()
+  })
+}
 
 export type ApiProcess = {
   readonly url: string
