@@ -110,9 +110,9 @@ export async function approvalWindow(page: Page): Promise<Page> {
 }
 
 /**
- * Clicks Approve (once armed) or Reject in an approval window. The window
- * closes itself on the decision, which may end the click's own bookkeeping:
- * that is the expected outcome, not an error.
+ * Clicks Approve (once armed) or Reject in an approval window. The frame
+ * closes the window once the decision reaches it, which may end the click's
+ * own bookkeeping: that is the expected outcome, not an error.
  */
 export async function decideInWindow(popup: Page, decision: 'Approve' | 'Reject'): Promise<void> {
   const button = popup.getByRole('button', { name: decision })

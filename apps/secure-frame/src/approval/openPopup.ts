@@ -20,6 +20,12 @@ import type { ApprovalRequest } from './request.js'
 export const popupReadyTimeoutMs = 10_000
 /** How often the frame checks whether the popup was closed. */
 export const popupClosedPollMs = 250
+/**
+ * How long a decided popup waits for the frame to close it before closing
+ * itself (the frame is gone or stuck). The frame closes it as soon as the
+ * decision arrives, so a decision is never lost to the window closing first.
+ */
+export const popupDecidedCloseMs = 2_000
 
 export type OpenApprovalPopupParameters = {
   window: Window
@@ -84,13 +90,23 @@ export function openApprovalPopup(
       post({ type: messageType, kind: 'request', nonce, hash, request, theme })
     } else if (message.kind === 'decision' && phase === 'sent') {
       finish()
+      // The popup waits for this: closing it here, not there, means the
+      // decision always arrives before the window is seen closed.
+      popup.close()
       onDecision(message.approved, message.hash)
     }
   }
   window.addEventListener('message', onMessage)
   window.addEventListener('pagehide', onPageHide)
+  // Closed is final only on the second look: a decision posted just before
+  // the window went (its own fallback close) gets one more poll to arrive.
+  let seenClosed = false
   const poll = setInterval(() => {
     if (!popup.closed || phase === 'done') return
+    if (!seenClosed) {
+      seenClosed = true
+      return
+    }
     finish()
     onClosed()
   }, popupClosedPollMs)

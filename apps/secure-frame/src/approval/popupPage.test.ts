@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createEvent, FakeDocument, type FakeElement, FakePopup } from './fakeDom.js'
+import { popupDecidedCloseMs } from './openPopup.js'
 import { notOpenedMessage, startApprovalPopup } from './popupPage.js'
 import { messageType } from './popupProtocol.js'
 import { type ApprovalRequest, hashRequest } from './request.js'
@@ -132,7 +133,13 @@ describe('inv-15 startApprovalPopup', () => {
       },
       targetOrigin: origin,
     })
+    // The frame closes the window once the decision is in; on its own it waits.
+    expect(document.defaultView.closed).toBe(false)
+    await vi.advanceTimersByTimeAsync(popupDecidedCloseMs - 1)
+    expect(document.defaultView.closed).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
     expect(document.defaultView.closed).toBe(true)
+    expect(opener.posted).toHaveLength(2)
   })
 
   test('inv-07: losing focus disarms and re-arms from zero', async () => {
@@ -150,12 +157,15 @@ describe('inv-15 startApprovalPopup', () => {
     expect(approve().disabled).toBe(false)
   })
 
-  test('Reject posts a rejection and closes', () => {
+  test('Reject posts a rejection, once, and closes', async () => {
     start()
     send(requestMessage({ theme: 'dark' }))
     expect(document.documentElement.dataset.theme).toBe('dark')
     root.button('Reject')?.click()
+    root.button('Reject')?.click()
     expect(opener.posted.at(-1)?.message).toMatchObject({ kind: 'decision', approved: false })
+    expect(opener.posted).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(popupDecidedCloseMs)
     expect(document.defaultView.closed).toBe(true)
   })
 

@@ -4,13 +4,14 @@
  * its URL fragment (then removes it), tells its opener it is ready, accepts
  * one request from that opener only (same origin, same window, same nonce,
  * strict schema, hash matching the request), shows it with the frame's view,
- * and posts back the decision for that hash. Approve arms only while this
+ * and posts back the decision for that hash, then waits for the frame to
+ * close it (or closes itself after `popupDecidedCloseMs`). Approve arms only while this
  * window is shown and focused, and acts only on a trusted click. When its
  * opener is gone (the host page navigated away, or removed the frame), the
  * request is gone with it: the window closes (SECURITY.md 17).
  */
 import { mountApproval } from './mount.js'
-import { popupClosedPollMs } from './openPopup.js'
+import { popupClosedPollMs, popupDecidedCloseMs } from './openPopup.js'
 import {
   acceptMessage,
   messageType,
@@ -72,7 +73,9 @@ export function startApprovalPopup(window: Window): void {
       if (decided) return
       decided = true
       post({ type: messageType, kind: 'decision', nonce, hash, approved })
-      window.close()
+      // The frame closes this window once the decision is in; closing here
+      // first could let the frame see the window gone before the decision.
+      setTimeout(() => window.close(), popupDecidedCloseMs)
     }
     mountApproval({
       document,

@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createEvent, FakeDocument, type FakeElement, type FakePopup } from './fakeDom.js'
+import { popupClosedPollMs } from './openPopup.js'
 import { messageType } from './popupProtocol.js'
 import { type ApprovalRequest, hashRequest } from './request.js'
 import { requestApproval } from './requestApproval.js'
@@ -348,6 +349,28 @@ describe('inv-15 requestApproval: the approval window', () => {
     fromPopup(popup, decision)
     await flush()
     expect(tracked.state).toBe('resolved')
+    // The frame closes the decided window itself (the window waits for it).
+    expect(popup.closed).toBe(true)
+  })
+
+  test('inv-17: a decision that arrives just after its window is seen closed still counts', async () => {
+    const value = signRequest('x')
+    const { tracked } = request(value)
+    const { popup, nonce } = open()
+    fromPopup(popup, { type: messageType, kind: 'ready', nonce })
+    // Under load the browser can report the window closed before the message
+    // it posted first is delivered: one poll sees it closed, then it arrives.
+    popup.closed = true
+    await vi.advanceTimersByTimeAsync(popupClosedPollMs)
+    fromPopup(popup, {
+      type: messageType,
+      kind: 'decision',
+      nonce,
+      hash: hashRequest(value),
+      approved: true,
+    })
+    await flush()
+    expect(tracked.state).toBe('resolved')
   })
 
   test('a decision for another hash is a rejection', async () => {
@@ -369,7 +392,10 @@ describe('inv-15 requestApproval: the approval window', () => {
     const { tracked } = request(signRequest('x'))
     const { popup } = open()
     popup.closed = true
-    await vi.advanceTimersByTimeAsync(300)
+    // Seen closed on two polls in a row (the first leaves a decision in flight time to arrive).
+    await vi.advanceTimersByTimeAsync(popupClosedPollMs)
+    expect(tracked.state).toBe('pending')
+    await vi.advanceTimersByTimeAsync(popupClosedPollMs)
     expect(tracked.error).toMatchObject({ code: 4001, shortMessage: 'User rejected the request.' })
     expect(dialog()).toBeUndefined()
   })
