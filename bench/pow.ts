@@ -11,12 +11,10 @@
  * Runs in `npm run bench` (bench/run.ts), or alone: `npx tsx bench/pow.ts`.
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from '@playwright/test'
-import ts from 'typescript'
+import { buildSync } from 'esbuild'
 import { powBaseDifficultyBits, powMaxDifficultyBits } from '../apps/api/src/proofOfWork.ts'
 import { chromiumArgs } from '../playwright.config.ts'
 import { median } from './stats.ts'
@@ -38,23 +36,25 @@ const measured = [
 type Record = (name: string, value: number, unit: string, budget?: number) => void
 
 const origin = 'http://pow.bench'
-const frameRequire = createRequire(join(root, 'apps/secure-frame/package.json'))
-/** @noble/hashes's ES modules, as the secure frame resolves the package. */
-const nobleDir = join(dirname(frameRequire.resolve('@noble/hashes/sha2')), 'esm')
 
-/** The solver, transpiled from the frame's source (its import resolved by the page's import map). */
+/**
+ * The solver as the frame ships it: its source bundled with what it imports
+ * (@noble/hashes, @porthole/protocol), so the bench follows its imports.
+ */
 function solverModule(): string {
-  const source = readFileSync(join(root, 'apps/secure-frame/src/proofOfWork.ts'), 'utf8')
-  return ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-  }).outputText
+  const [bundle] = buildSync({
+    entryPoints: [join(root, 'apps/secure-frame/src/proofOfWork.ts')],
+    absWorkingDir: join(root, 'apps/secure-frame'),
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+  }).outputFiles
+  if (!bundle) throw new Error('esbuild wrote no solver bundle')
+  return bundle.text
 }
 
 const page = `<!doctype html>
-<script type="importmap">
-{ "imports": { "@noble/hashes/": "${origin}/noble/", "@noble/hashes/sha2": "${origin}/noble/sha2.js",
-  "@noble/hashes/crypto": "${origin}/noble/crypto.js" } }
-</script>
 <script type="module">
 import { solveProofOfWork } from '${origin}/proofOfWork.js'
 window.solve = async (challenge, bits) => {
@@ -77,12 +77,7 @@ export async function measureProofOfWork(browser: Browser, record: Record): Prom
       if (path === '/') return route.fulfill({ contentType: 'text/html', body: page })
       if (path === '/proofOfWork.js')
         return route.fulfill({ contentType: 'text/javascript', body: solver })
-      const file = /^\/noble\/([\w.-]+\.js)$/.exec(path)?.[1]
-      if (file === undefined) return route.fulfill({ status: 404 })
-      return route.fulfill({
-        contentType: 'text/javascript',
-        body: readFileSync(join(nobleDir, file)),
-      })
+      return route.fulfill({ status: 404 })
     })
     await tab.goto(`${origin}/`)
     await tab.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
