@@ -122,7 +122,16 @@ test.describe('inv-07 clickjacking', () => {
           const styled = [frame, document.body, document.documentElement]
           const styles = styled.map((element) => element.getAttribute('style'))
           const before = new Set(document.querySelectorAll('*'))
-          ;(window as unknown as { undoAttack: () => void }).undoAttack = () => {
+          // The page as it was, to prove the undo complete (a later attack
+          // touching more than this undoes must fail here, not carry over).
+          const snapshot = () =>
+            JSON.stringify([
+              document.documentElement.outerHTML,
+              frame.getBoundingClientRect(),
+              [window.scrollX, window.scrollY],
+            ])
+          const original = snapshot()
+          ;(window as unknown as { undoAttack: () => boolean }).undoAttack = () => {
             for (const element of document.querySelectorAll('*'))
               if (!before.has(element)) element.remove()
             styled.forEach((element, index) => {
@@ -130,6 +139,7 @@ test.describe('inv-07 clickjacking', () => {
               if (style === null || style === undefined) element.removeAttribute('style')
               else element.setAttribute('style', style)
             })
+            return snapshot() === original
           }
           new Function('frame', apply)(frame)
         }, attack.apply)
@@ -142,7 +152,10 @@ test.describe('inv-07 clickjacking', () => {
         await page.waitForTimeout(700)
         page.off('popup', onPopup)
         expect(await settled(page), 'the host got an answer from clicks on a decoy').toBe(false)
-        await page.evaluate(() => (window as unknown as { undoAttack: () => void }).undoAttack())
+        const undone = await page.evaluate(() =>
+          (window as unknown as { undoAttack: () => boolean }).undoAttack(),
+        )
+        expect(undone, 'the page is back as it was before the attack').toBe(true)
         // Whatever the clicks opened is a window of its own, shown to the visitor:
         // closing it rejects; with none, the visitor rejects in the frame.
         for (const popup of popups) await popup.close()

@@ -92,8 +92,11 @@ export function openApprovalPopup(
       finish()
       // The popup waits for this: closing it here, not there, means the
       // decision always arrives before the window is seen closed.
-      popup.close()
-      onDecision(message.approved, message.hash)
+      try {
+        popup.close()
+      } finally {
+        onDecision(message.approved, message.hash)
+      }
     }
   }
   window.addEventListener('message', onMessage)
