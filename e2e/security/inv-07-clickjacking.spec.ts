@@ -166,24 +166,45 @@ test.describe('inv-07 clickjacking', () => {
   })
 
   test('a click trap: clicking on and on where Approve appears never arms it', async ({ page }) => {
+    test.setTimeout(90_000)
     const address = await signedIn(page)
-    await startRequest(page, 'personal_sign', [hex('click as fast as you can'), address])
-    const popup = await approvalWindow(page)
-    const approve = popup.getByRole('button', { name: 'Approve' })
-    await approve.waitFor()
-    const box = await approve.boundingBox()
-    if (!box) throw new Error('Approve has no box')
-    // Every 80 ms for 2 s, from the moment the window shows: far past the arming delay.
-    const until = Date.now() + 2_000
-    while (Date.now() < until) {
-      await popup.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
-      await popup.waitForTimeout(80)
+    // Approve arms after 500 ms with no pointer or key press. A train of clicks
+    // 80 ms apart must never arm it; but a machine too busy to keep the train
+    // tight (a pause of 350 ms or more between two clicks) may rightly arm it:
+    // that run proves nothing and gets another try, at most three.
+    for (let attempt = 1; ; attempt++) {
+      await startRequest(page, 'personal_sign', [
+        hex(`click as fast as you can (${attempt})`),
+        address,
+      ])
+      const popup = await approvalWindow(page)
+      const approve = popup.getByRole('button', { name: 'Approve' })
+      await approve.waitFor()
+      const box = await approve.boundingBox()
+      if (!box) throw new Error('Approve has no box')
+      // Every 80 ms for 2 s, from the moment the window shows: far past the arming delay.
+      let longestPauseMs = 0
+      let last = Date.now()
+      const until = last + 2_000
+      while (Date.now() < until && !popup.isClosed()) {
+        await popup.mouse.click(box.x + box.width / 2, box.y + box.height / 2).catch(() => {})
+        longestPauseMs = Math.max(longestPauseMs, Date.now() - last)
+        last = Date.now()
+        await popup.waitForTimeout(80).catch(() => {})
+      }
+      if (popup.isClosed() || (await settled(page))) {
+        expect(longestPauseMs, 'Approve armed while the clicks kept coming').toBeGreaterThanOrEqual(
+          350,
+        )
+        expect(attempt, 'three tries too busy to keep the click train tight').toBeLessThan(3)
+        await pendingOutcome(page)
+        continue
+      }
+      // The visitor stops and reads; then one click approves.
+      await decideInWindow(popup, 'Approve')
+      expect((await pendingOutcome(page)).error).toBeUndefined()
+      return
     }
-    expect(popup.isClosed()).toBe(false)
-    expect(await settled(page)).toBe(false)
-    // The visitor stops and reads; then one click approves.
-    await decideInWindow(popup, 'Approve')
-    expect((await pendingOutcome(page)).error).toBeUndefined()
   })
 
   test('positive control: the visitor signs in the approval window', async ({ page }) => {
