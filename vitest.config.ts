@@ -27,7 +27,13 @@ export default defineConfig({
         },
       },
       { test: { name: 'widget', root: 'apps/widget', include: ['src/**/*.test.ts'] } },
-      { test: { name: 'secure-frame', root: 'apps/secure-frame', include: ['src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'secure-frame',
+          root: 'apps/secure-frame',
+          include: ['src/**/*.test.ts', 'server/**/*.test.ts'],
+        },
+      },
       {
         test: {
           name: 'e2e-support',

@@ -239,7 +239,7 @@ async function main() {
   }
 
   run('api', bin('tsx'), ['apps/api/src/server.ts'], apiEnv)
-  run('secure', bin('tsx'), ['apps/secure-frame/src/server.ts'], {
+  run('secure', bin('tsx'), ['apps/secure-frame/server/server.ts'], {
     PORT: String(ports.secure),
     HOST: '127.0.0.1',
     API_URL: `http://127.0.0.1:${ports.api}`,

@@ -6,7 +6,7 @@ import { defineConfig } from 'vite'
  * `VITE_WIDGET_ORIGIN` (the only origin whose handshake is accepted) and
  * `VITE_API_URL` (the API as the browser sees it). The HTML must stay free of
  * inline script and style: the frame's CSP allows only `'self'` files. The
- * built files are served by `src/server.ts`, which adds the per-project CSP.
+ * built files are served by `server/server.ts`, which adds the per-project CSP.
  */
 export default defineConfig({
   // Relative to this file, whatever the working directory (npm -w, tests).

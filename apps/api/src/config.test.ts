@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
 import { noTrustedProxies } from './clientIp.js'
@@ -9,6 +10,7 @@ import {
   productionRefusals,
   repoRoot,
   shareKeyId,
+  variables,
 } from './config.js'
 import { ConfigError } from './errors.js'
 
@@ -434,5 +436,63 @@ describe('productionRefusals', () => {
       'DEV_OUTBOX',
     ])
     for (const line of lines) expect(line).toMatch(/^PORTHOLE_ENV=production: [A-Z_]+ must /)
+  })
+})
+
+describe("the README's configuration table", () => {
+  /** `| \`NAME\` | default | meaning |` rows of the table headed `| Variable | Default | Meaning |`. */
+  function readmeRows(): Record<string, [string, string]> {
+    const lines = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n')
+    const header = lines.findIndex((line) => /^\| Variable +\| Default +\| Meaning +\|$/.test(line))
+    expect(header).toBeGreaterThan(0)
+    const rows: Record<string, [string, string]> = {}
+    for (const line of lines.slice(header + 2)) {
+      if (!line.startsWith('|')) break
+      const [name = '', shown = '', meaning = ''] = line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim())
+      rows[name.replace(/^`|`$/g, '')] = [shown, meaning]
+    }
+    return rows
+  }
+
+  /** What the Default column says of a default value: it in backquotes, or `unset`. */
+  function shown(value: unknown): string {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) return 'unset'
+    if (Array.isArray(value)) return `\`${value.join(',')}\``
+    if (typeof value === 'object') return `\`${JSON.stringify(value)}\``
+    return `\`${String(value)}\``
+  }
+
+  test('lists every variable once, with its default and meaning as the table in config.ts gives them', () => {
+    const table = Object.fromEntries(
+      Object.entries(variables).map(([name, variable]) => [
+        name,
+        [
+          'shownDefault' in variable
+            ? variable.shownDefault
+            : shown(variable.schema.parse(undefined)),
+          variable.meaning,
+        ],
+      ]),
+    )
+    expect(Object.keys(table).length).toBeGreaterThan(20)
+    expect(readmeRows()).toEqual(table)
+  })
+
+  test('every variable the parser reads is in the table, and only those', () => {
+    const read = new Set<string>()
+    const env = new Proxy<Record<string, string | undefined>>(
+      {},
+      {
+        get: (_, name) => {
+          read.add(String(name))
+          return undefined
+        },
+      },
+    )
+    configFromEnv(env)
+    expect([...read].sort()).toEqual(Object.keys(variables).sort())
   })
 })

@@ -348,28 +348,52 @@ const Origin = z.string().transform((value, context) => {
   }
 })
 
-const EnvSchema = z.object({
-  PORT: z.preprocess(
-    unset,
-    z
+/**
+ * One environment variable of the API: how its text is read, and its row of
+ * the README's configuration table (apps/api/README.md; config.test.ts fails
+ * when the two disagree).
+ */
+type Variable = {
+  /** Reads the text; its `.default()` or `.optional()` says what unset (or empty) means. */
+  schema: z.ZodType
+  /** The README's Meaning column: one line of markdown. */
+  meaning: string
+  /**
+   * The README's Default column, where the default value itself does not
+   * say it; otherwise the column is that value in backquotes, or `unset`.
+   */
+  shownDefault?: string
+}
+
+/** The API's environment variables, each spelled once, in the order their problems are reported. */
+export const variables = {
+  PORT: {
+    schema: z
       .string()
       .regex(/^\d{1,5}$/, 'must be a port number (0-65535)')
       .transform(Number)
       .pipe(z.number().max(65_535, 'must be a port number (0-65535)'))
       .default(defaults.port),
-  ),
-  HOST: z.preprocess(unset, z.string().default(defaults.host)),
-  DATABASE_URL: z.preprocess(
-    unset,
-    z
+    meaning: 'TCP port',
+  },
+  HOST: {
+    schema: z.string().default(defaults.host),
+    meaning: 'interface to bind',
+  },
+  DATABASE_URL: {
+    schema: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
       .optional(),
-  ),
-  PGLITE_DIR: z.preprocess(unset, z.string().default(defaultPgliteDir)),
-  CORS_ORIGINS: z.preprocess(
-    unset,
-    z
+    meaning: '`postgres://…`: use PostgreSQL; unset: PGlite',
+  },
+  PGLITE_DIR: {
+    schema: z.string().default(defaultPgliteDir),
+    meaning: 'PGlite directory (created on first start), or `memory://`',
+    shownDefault: '`<repo>/.data/pglite`',
+  },
+  CORS_ORIGINS: {
+    schema: z
       .string()
       .transform((value, context) => {
         const origins: string[] = []
@@ -389,17 +413,17 @@ const EnvSchema = z.object({
         return origins
       })
       .default([...defaults.corsOrigins]),
-  ),
-  RPC_UPSTREAMS: z.preprocess(
-    unset,
-    jsonVariable(
+    meaning: 'browser origins allowed to read answers',
+  },
+  RPC_UPSTREAMS: {
+    schema: jsonVariable(
       z.record(Caip2, HttpUrl, { error: 'must be a JSON object mapping CAIP-2 chain ids to URLs' }),
       'must be a JSON object mapping CAIP-2 chain ids to URLs, e.g. {"eip155:31337":"http://127.0.0.1:8545"}',
     ).default({ ...defaults.rpcUpstreams }),
-  ),
-  RPC_MAX_ANSWER_BYTES: z.preprocess(
-    unset,
-    z
+    meaning: 'JSON: CAIP-2 chain id → JSON-RPC URL',
+  },
+  RPC_MAX_ANSWER_BYTES: {
+    schema: z
       .string()
       .regex(/^\d{1,9}$/, { error: 'must be a whole number of bytes from 65536 to 67108864' })
       .transform(Number)
@@ -412,10 +436,12 @@ const EnvSchema = z.object({
           }),
       )
       .default(defaults.rpcMaxAnswerBytes),
-  ),
-  TOKENS: z.preprocess(
-    unset,
-    jsonVariable(
+    meaning:
+      'largest upstream answer `/v1/` passes on, 65536 to 67108864; a larger one is cut while read and refused (see [RPC proxy](#rpc-proxy))',
+    shownDefault: '`2097152` (2 MiB)',
+  },
+  TOKENS: {
+    schema: jsonVariable(
       z.record(Caip2, Tokens, {
         error: 'must be a JSON object mapping CAIP-2 chain ids to token lists',
       }),
@@ -424,44 +450,61 @@ const EnvSchema = z.object({
       // Each chain it names replaces that chain's default list; the others keep theirs.
       .transform((lists) => ({ ...defaultTokenLists, ...lists }))
       .default(defaultTokenLists),
-  ),
-  PORTHOLE_ENV: z.preprocess(
-    unset,
-    z
+    meaning:
+      'JSON: CAIP-2 chain id → `[{ address, name, symbol, decimals }]` (≤ 100); each chain named replaces its default list',
+    shownDefault: 'USDC, USDT, DAI on `eip155:1`; USDC on `eip155:8453`, `eip155:11155111`',
+  },
+  PORTHOLE_ENV: {
+    schema: z
       .enum(PortholeEnv.options, { error: 'must be development or production' })
       .default(defaults.portholeEnv),
-  ),
-  DEV_PROJECT_ID: z.preprocess(unset, ProjectId.default(defaults.devProjectId)),
+    meaning:
+      '`production`: refuse to start with any development setting (see [Production](#production-porthole_envproduction)); the one switch for it',
+  },
+  DEV_PROJECT_ID: {
+    schema: ProjectId.default(defaults.devProjectId),
+    meaning: 'id of the seeded dev project',
+  },
   /** Unset: true in development, false under PORTHOLE_ENV=production (see configFromEnv). */
-  SEED_DEV_PROJECT: z.preprocess(
-    unset,
-    z
+  SEED_DEV_PROJECT: {
+    schema: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')
       .optional(),
-  ),
-  SMTP_URL: z.preprocess(unset, SmtpUrl.optional()),
-  MAIL_FROM: z.preprocess(unset, MailFrom.default(defaults.mailFrom)),
-  DEV_OUTBOX: z.preprocess(
-    unset,
-    z
+    meaning: '`false`: do not create or reset the dev project; production refuses `true`',
+    shownDefault: '`true` (`false` under `PORTHOLE_ENV=production`)',
+  },
+  SMTP_URL: {
+    schema: SmtpUrl.optional(),
+    meaning:
+      '`smtp://[user:pass@]host:port` or `smtps://…`: where login codes are mailed; unset: mail only goes to the dev outbox (in production: nowhere, and the server refuses to start while a project has email login)',
+  },
+  MAIL_FROM: {
+    schema: MailFrom.default(defaults.mailFrom),
+    meaning: 'the From header of that mail (one line)',
+  },
+  DEV_OUTBOX: {
+    schema: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((value) => value === 'true')
       .default(defaults.devOutbox),
-  ),
-  DEV_OUTBOX_TOKEN: z.preprocess(
-    unset,
-    z
+    meaning:
+      '`true`: serve `GET /dev/outbox/<DEV_OUTBOX_TOKEN>` (development only: it shows login codes; production refuses it); `/dev/outbox` alone is 404',
+  },
+  DEV_OUTBOX_TOKEN: {
+    schema: z
       .string()
       .regex(/^[A-Za-z0-9_-]{22,128}$/, {
         error:
           'must be 22 to 128 base64url characters (at least 128 bits), e.g. openssl rand -base64 24 | tr +/ -_',
       })
       .optional(),
-  ),
-  API_HOSTS: z.preprocess(
-    unset,
-    z
+    meaning:
+      "the dev outbox path's last segment, 22 to 128 base64url characters (≥ 128 bits); the server prints the outbox URL at start (SECURITY.md 25)",
+    shownDefault: 'unset: random at each start',
+  },
+  API_HOSTS: {
+    schema: z
       .string()
       .transform((value, context) => {
         const hosts: string[] = []
@@ -481,19 +524,21 @@ const EnvSchema = z.object({
         return hosts
       })
       .default([]),
-  ),
-  IP_LIMIT_SCALE: z.preprocess(
-    unset,
-    z
+    meaning:
+      "comma-separated `host[:port]` (a missing port is the default of `PUBLIC_API_URL`'s scheme): more names the API answers to, e.g. the one the secure-frame server's `API_URL` uses; see [Host names](#host-names)",
+  },
+  IP_LIMIT_SCALE: {
+    schema: z
       .string()
       .regex(/^[1-9]\d{0,5}$/, { error: 'must be a whole number from 1 to 100000' })
       .transform(Number)
       .pipe(z.number().max(100_000, { error: 'must be a whole number from 1 to 100000' }))
       .default(defaults.ipLimitScale),
-  ),
-  TRUSTED_PROXIES: z.preprocess(
-    unset,
-    z
+    meaning:
+      'multiplies every per-IP and per-prefix limit (logins, the RPC proxy, `/e`, sign-in nonces), 1 to 100000: for a test stack where every browser is 127.0.0.1; behind a proxy, set `TRUSTED_PROXIES` instead (see [Client addresses](#client-addresses))',
+  },
+  TRUSTED_PROXIES: {
+    schema: z
       .string()
       .transform((value, context) => {
         try {
@@ -507,10 +552,12 @@ const EnvSchema = z.object({
         }
       })
       .default(noTrustedProxies),
-  ),
-  PUBLIC_API_URL: z.preprocess(
-    unset,
-    HttpUrl.pipe(
+    meaning:
+      'comma-separated IP addresses and CIDR ranges of the reverse proxies in front of the API; see [Client addresses](#client-addresses)',
+    shownDefault: 'unset: none',
+  },
+  PUBLIC_API_URL: {
+    schema: HttpUrl.pipe(
       z.string().refine((url) => {
         const parsed = new URL(url)
         return parsed.search === '' && parsed.hash === '' && parsed.username === ''
@@ -518,13 +565,27 @@ const EnvSchema = z.object({
     )
       .transform((url) => url.replace(/\/+$/, ''))
       .default(defaults.publicApiUrl),
-  ),
-  SECURE_FRAME_ORIGIN: z.preprocess(unset, Origin.default(defaults.secureFrameOrigin)),
-  WIDGET_ORIGIN: z.preprocess(unset, Origin.default(defaults.widgetOrigin)),
-  SHARE_ENCRYPTION_KEY: z.preprocess(unset, Base64Key.optional()),
-  SHARE_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(
-    unset,
-    z
+    meaning:
+      'the API as browsers and mail readers reach it (no trailing slash): device-approval links and the OAuth redirect URI `<PUBLIC_API_URL>/auth/v1/social/callback`; its host (port included) is the name the API answers to',
+  },
+  SECURE_FRAME_ORIGIN: {
+    schema: Origin.default(defaults.secureFrameOrigin),
+    meaning:
+      "the only browser origin that may call the embedded wallet's state-changing endpoints (see [Cross-site requests](#cross-site-requests))",
+  },
+  WIDGET_ORIGIN: {
+    schema: Origin.default(defaults.widgetOrigin),
+    meaning:
+      "the only window the social login's done page posts its result to (the target origin of its `postMessage`), and the only browser origin that may call `/siwx/nonce`, `/siwx/sessions` and `/e`",
+  },
+  SHARE_ENCRYPTION_KEY: {
+    schema: Base64Key.optional(),
+    meaning:
+      'base64 of 32 random bytes (`openssl rand -base64 32`): the key-encryption key of recovery shares; **required** under `PORTHOLE_ENV=production` (start-up fails otherwise, and the development key is refused)',
+    shownDefault: 'unset: a public development key (a warning at start)',
+  },
+  SHARE_ENCRYPTION_PREVIOUS_KEYS: {
+    schema: z
       .string()
       .transform((value) =>
         value
@@ -534,10 +595,10 @@ const EnvSchema = z.object({
       )
       .pipe(z.array(Base64Key).max(16))
       .default([]),
-  ),
-  FARCASTER_RELAY_URL: z.preprocess(
-    unset,
-    ProviderUrl.pipe(
+    meaning: 'comma-separated older keys, decryption only (key rotation)',
+  },
+  FARCASTER_RELAY_URL: {
+    schema: ProviderUrl.pipe(
       z.string().refine((url) => {
         const parsed = new URL(url)
         return parsed.search === '' && parsed.hash === '' && parsed.username === ''
@@ -545,19 +606,38 @@ const EnvSchema = z.object({
     )
       .transform((url) => url.replace(/\/+$/, ''))
       .default(defaults.farcasterRelayUrl),
-  ),
-  FARCASTER_CHAIN: z.preprocess(unset, EvmChain.default(defaults.farcasterChain)),
-  FARCASTER_ID_REGISTRY: z.preprocess(unset, EvmAddress.default(defaults.farcasterIdRegistry)),
-  SOCIAL_PROVIDERS: z.preprocess(
-    unset,
-    jsonVariable(
+    meaning:
+      "the Farcaster auth relay (AuthKit's `/v1/channel` API) Sign In With Farcaster goes through: https, plain http only on a loopback host (a local stand-in); no query, fragment or credentials",
+  },
+  FARCASTER_CHAIN: {
+    schema: EvmChain.default(defaults.farcasterChain),
+    meaning:
+      'the chain of the Farcaster IdRegistry whose `custodyOf(fid)` must be the signer of a Farcaster sign-in, read through its `RPC_UPSTREAMS` entry',
+  },
+  FARCASTER_ID_REGISTRY: {
+    schema: EvmAddress.default(defaults.farcasterIdRegistry),
+    meaning: 'the IdRegistry contract on `FARCASTER_CHAIN`',
+  },
+  SOCIAL_PROVIDERS: {
+    schema: jsonVariable(
       z.partialRecord(OAuthProvider, SocialProviderSettings, {
         error: `must be a JSON object mapping providers (${OAuthProvider.options.join(', ')}) to { clientId, clientSecret, … }`,
       }),
       'must be a JSON object mapping providers to their OAuth clients, e.g. {"google":{"clientId":"…","clientSecret":"…"}}',
     ).default({}),
-  ),
-})
+    meaning:
+      'JSON: `{ "google": { "clientId", "clientSecret"?, "issuer"?, "authorizationEndpoint"?, "tokenEndpoint"?, "userinfoEndpoint"?, "scope"? }, … }` for `google`, `github`, `apple`, `facebook`, `x`, `discord`; see [Social login](#social-login)',
+  },
+} satisfies Record<string, Variable>
+
+const EnvSchema = z.object(
+  Object.fromEntries(
+    Object.entries(variables).map(([name, variable]) => [
+      name,
+      z.preprocess(unset, variable.schema),
+    ]),
+  ) as { [name in keyof typeof variables]: z.ZodPreprocess<(typeof variables)[name]['schema']> },
+)
 
 /**
  * Reads the configuration from environment variables. Bad values throw a
@@ -565,35 +645,9 @@ const EnvSchema = z.object({
  * (a DATABASE_URL or an RPC URL may carry a secret).
  */
 export function configFromEnv(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse({
-    PORT: env.PORT,
-    HOST: env.HOST,
-    DATABASE_URL: env.DATABASE_URL,
-    PGLITE_DIR: env.PGLITE_DIR,
-    CORS_ORIGINS: env.CORS_ORIGINS,
-    RPC_UPSTREAMS: env.RPC_UPSTREAMS,
-    RPC_MAX_ANSWER_BYTES: env.RPC_MAX_ANSWER_BYTES,
-    TOKENS: env.TOKENS,
-    PORTHOLE_ENV: env.PORTHOLE_ENV,
-    DEV_PROJECT_ID: env.DEV_PROJECT_ID,
-    SEED_DEV_PROJECT: env.SEED_DEV_PROJECT,
-    SMTP_URL: env.SMTP_URL,
-    MAIL_FROM: env.MAIL_FROM,
-    DEV_OUTBOX: env.DEV_OUTBOX,
-    DEV_OUTBOX_TOKEN: env.DEV_OUTBOX_TOKEN,
-    API_HOSTS: env.API_HOSTS,
-    IP_LIMIT_SCALE: env.IP_LIMIT_SCALE,
-    TRUSTED_PROXIES: env.TRUSTED_PROXIES,
-    PUBLIC_API_URL: env.PUBLIC_API_URL,
-    SECURE_FRAME_ORIGIN: env.SECURE_FRAME_ORIGIN,
-    WIDGET_ORIGIN: env.WIDGET_ORIGIN,
-    SHARE_ENCRYPTION_KEY: env.SHARE_ENCRYPTION_KEY,
-    SHARE_ENCRYPTION_PREVIOUS_KEYS: env.SHARE_ENCRYPTION_PREVIOUS_KEYS,
-    SOCIAL_PROVIDERS: env.SOCIAL_PROVIDERS,
-    FARCASTER_RELAY_URL: env.FARCASTER_RELAY_URL,
-    FARCASTER_CHAIN: env.FARCASTER_CHAIN,
-    FARCASTER_ID_REGISTRY: env.FARCASTER_ID_REGISTRY,
-  })
+  const parsed = EnvSchema.safeParse(
+    Object.fromEntries(Object.keys(variables).map((name) => [name, env[name]])),
+  )
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const [variable, ...rest] = issue.path.map(String)

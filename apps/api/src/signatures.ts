@@ -11,10 +11,11 @@
  *   `eth_chainId` is asked alongside: a node that does not answer, or is
  *   another chain than the message's, makes the check fail as undecided
  *   (`SignatureCheckError`) rather than as an invalid signature.
- * - Solana: ed25519 over the UTF-8 message, with Node's own crypto.
+ * - Solana: ed25519 over the UTF-8 message (`@noble/curves`, RFC 8032 rules).
  */
-import { createPublicKey, verify } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519'
 import { Solana } from '@porthole/chains'
+import { base58 } from '@scure/base'
 import {
   createPublicClient,
   type Hex,
@@ -24,7 +25,6 @@ import {
   type PublicClient,
   recoverMessageAddress,
 } from 'viem'
-import { fromBase58 } from './base58.js'
 import { SignatureCheckError } from './errors.js'
 
 export type VerifySignatureParameters = {
@@ -116,22 +116,19 @@ async function isEoaSignature(address: Hex, message: string, signature: Hex): Pr
   }
 }
 
-/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
-const ed25519SpkiPrefix = Buffer.from('302a300506032b6570032100', 'hex')
+/** The bytes of a base58 string, or `undefined` when it holds a character outside the alphabet. */
+function fromBase58(text: string): Uint8Array | undefined {
+  try {
+    return base58.decode(text)
+  } catch {
+    return undefined
+  }
+}
 
 function verifyEd25519(address: string, message: string, signature: string): boolean {
   const key = fromBase58(address)
   const bytes = isHex(signature) ? Buffer.from(signature.slice(2), 'hex') : fromBase58(signature)
   if (key?.length !== 32 || bytes?.length !== 64) return false
-  try {
-    const publicKey = createPublicKey({
-      key: Buffer.concat([ed25519SpkiPrefix, key]),
-      format: 'der',
-      type: 'spki',
-    })
-    return verify(null, Buffer.from(message, 'utf8'), publicKey, bytes)
-  } catch {
-    // A point that is not on the curve.
-    return false
-  }
+  // zip215 off: the strict RFC 8032 checks (canonical encodings), as Node's crypto did.
+  return ed25519.verify(bytes, new TextEncoder().encode(message), key, { zip215: false })
 }

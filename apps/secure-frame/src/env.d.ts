@@ -3,7 +3,7 @@
 interface ImportMetaEnv {
   /** The widget's origin: the only parent whose handshake the frame accepts. */
   readonly VITE_WIDGET_ORIGIN?: string
-  /** The API as the browser sees it (auth and key-share calls, in a later issue). */
+  /** The API as the browser sees it: the embedded wallet's calls and the RPC proxy. */
   readonly VITE_API_URL?: string
 }
 

@@ -3,8 +3,9 @@
  * (login, device verification, sessions, key shares, email update, social
  * login). One schema per body, used by the API to parse what it receives and
  * by the frame to parse what it gets back (SECURITY.md 18). Every call also
- * carries the common query (`projectId`, `clientId`, …); calls that need a
- * session carry `Authorization: Bearer <token>`.
+ * carries `?projectId=` (the frame sends none of the API's optional common
+ * parameters: `clientId`, `st`, `sv`); calls that need a session carry
+ * `Authorization: Bearer <token>`.
  *
  * Keys (DESIGN 4): the frame splits the wallet's BIP-39 entropy 2-of-3. The
  * device share stays in the frame; the API keeps the auth share, released

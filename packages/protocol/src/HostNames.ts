@@ -1,6 +1,7 @@
 /**
  * SECURITY.md 25, "only our own names": the `Host` check of Porthole's
- * servers (the API, the secure-frame server, the widget's dev server).
+ * servers (the API, the secure-frame server, the development static server
+ * of the widget and the demo).
  * DNS rebinding points an attacker's name at one of them; the browser then
  * sends `Host: attacker.example`, which no server of ours answers.
  *

@@ -2,11 +2,13 @@
  * The widget ↔ secure-frame contract (SPEC section 7, "Secure iframe
  * messages"). The secure frame serves `secure`: every app→frame message of the
  * seed, each answered once, by request id, with its result (SUCCESS) or an
- * error (ERROR); the widget serves `widget` (nothing yet) and receives the
- * frame's READY event. Both sides parse with these schemas (SECURITY.md 18).
+ * error (ERROR); the widget serves `widget`: no requests; it receives the frame's
+ * `ready` (READY) and `approved` events. Both sides parse with these schemas
+ * (SECURITY.md 18).
  *
- * The frame serves every message; `connectFarcaster` and `initSmartAccount`
- * answer 4200 until those features exist.
+ * The frame serves every message; smart accounts do not exist yet, so
+ * `initSmartAccount` answers 4200 and `getSmartAccountEnabledNetworks` lists
+ * none.
  */
 
 import { SocialProvider } from './Api.js'

@@ -7,13 +7,13 @@ import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import * as Api from '@porthole/protocol/Api'
 import * as Siwx from '@porthole/protocol/Siwx'
+import { base58 } from '@scure/base'
 import type { Hono } from 'hono'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createApp } from '../app.js'
-import { toBase58 } from '../base58.js'
 import { parseTrustedProxies } from '../clientIp.js'
 import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject, setProjectOrigins } from '../projects.js'
@@ -342,7 +342,7 @@ describe('POST /siwx/sessions', () => {
 
   test('a Solana ed25519 signature gives a session; a wrong one is refused', async () => {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519')
-    const address = toBase58(publicKey.export({ format: 'der', type: 'spki' }).subarray(12))
+    const address = base58.encode(publicKey.export({ format: 'der', type: 'spki' }).subarray(12))
     const make = async () =>
       Siwx.create({
         chainId: solanaDevnet,
@@ -353,7 +353,7 @@ describe('POST /siwx/sessions', () => {
         nonce: (await newNonce()).nonce,
       })
     const message = await make()
-    const signature = toBase58(sign(null, Buffer.from(message), privateKey))
+    const signature = base58.encode(sign(null, Buffer.from(message), privateKey))
     const response = await postSession({ message, signature })
     expect(response.status).toBe(201)
     expect(await response.json()).toMatchObject({ address, chainId: solanaDevnet })

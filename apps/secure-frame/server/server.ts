@@ -10,7 +10,7 @@
  * the host of `SECURE_FRAME_ORIGIN` and, in development, the loopback names
  * on its port; any other Host (DNS rebinding) gets 421 before anything else.
  *
- * Run it with `npx tsx apps/secure-frame/src/server.ts` (env: PORT 5172, HOST
+ * Run it with `npx tsx apps/secure-frame/server/server.ts` (env: PORT 5172, HOST
  * 127.0.0.1, API_URL http://127.0.0.1:5173, PUBLIC_API_URL
  * http://api.localhost:5173, WIDGET_ORIGIN http://widget.localhost:5171,
  * SECURE_FRAME_ORIGIN http://secure.localhost:5172, PORTHOLE_ENV development,
@@ -24,9 +24,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { hostRuleOf, isOwnHost } from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
+import { ConfigError, UnknownProjectError } from '../src/errors.js'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
 import { createCsp, deniedCsp, toHostSources, toSource } from './csp.js'
-import { ConfigError, UnknownProjectError } from './errors.js'
 
 export type SecureFrameServerOptions = {
   /** The API as this server reaches it, e.g. `http://127.0.0.1:5173`. */
@@ -329,7 +329,7 @@ export function main(env: NodeJS.ProcessEnv = process.env): Server {
   return server
 }
 
-/** Whether this file is the process's entry (`tsx apps/secure-frame/src/server.ts`), not an import. */
+/** Whether this file is the process's entry (`tsx apps/secure-frame/server/server.ts`), not an import. */
 function isEntry(): boolean {
   const entry = process.argv[1]
   if (!entry) return false
