@@ -14,6 +14,7 @@
  *   prefix: one subscriber line or host usually holds a whole /64.
  */
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
+import { InvalidTrustedProxyError } from './errors.js'
 
 /** The parsed `TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` entries are believed. */
 export type TrustedProxies = {
@@ -42,7 +43,9 @@ export function parseTrustedProxies(value: string): TrustedProxies {
     const [address = '', prefix, extra] = item.split('/')
     const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined
     if (family === undefined || extra !== undefined)
-      throw new Error(`'${item.slice(0, 64)}' is not an IP address or CIDR range`)
+      throw new InvalidTrustedProxyError(
+        `'${item.slice(0, 64)}' is not an IP address or CIDR range`,
+      )
     const bits = family === 'ipv4' ? 32 : 128
     if (prefix === undefined) {
       list.addAddress(address, family)
@@ -50,7 +53,9 @@ export function parseTrustedProxies(value: string): TrustedProxies {
       continue
     }
     if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)
-      throw new Error(`'${item.slice(0, 64)}' has a bad prefix length (0 to ${bits})`)
+      throw new InvalidTrustedProxyError(
+        `'${item.slice(0, 64)}' has a bad prefix length (0 to ${bits})`,
+      )
     list.addSubnet(address, Number(prefix), family)
     entries.push(`${address}/${Number(prefix)}`)
   }

@@ -124,3 +124,25 @@ export class ShareKeyError extends BaseError {
 export class OAuthProviderError extends BaseError {
   override name = 'OAuthProviderError'
 }
+
+/** A `TRUSTED_PROXIES` entry that is not an IP address or a CIDR range. */
+export class InvalidTrustedProxyError extends BaseError {
+  override name = 'InvalidTrustedProxyError'
+}
+
+/** A login's user could be neither created nor found (a concurrent change in between). */
+export class UserNotCreatedError extends BaseError {
+  override name = 'UserNotCreatedError'
+  constructor() {
+    super('a new user could not be created')
+  }
+}
+
+/**
+ * An OAuth provider answered something the login cannot use (no ID token, an
+ * HTTP error, an empty subject). Its name is what the log line of
+ * {@link OAuthProviderError} shows.
+ */
+export class UnusableProviderAnswerError extends BaseError {
+  override name = 'UnusableProviderAnswerError'
+}

@@ -18,7 +18,7 @@
 import * as client from 'openid-client'
 import { z } from 'zod'
 import type { OAuthProvider, SocialProviderSettings, SocialProviders } from './config.js'
-import { OAuthProviderError } from './errors.js'
+import { OAuthProviderError, UnusableProviderAnswerError } from './errors.js'
 
 /** Seconds an OAuth request to a provider may take. */
 export const providerTimeoutSeconds = 10
@@ -68,7 +68,8 @@ const readOidcProfile: ProfileReader = async ({
   userinfoEndpoint,
   idToken,
 }) => {
-  if (idToken === undefined) throw new Error('the token response holds no ID token')
+  if (idToken === undefined)
+    throw new UnusableProviderAnswerError('the token response holds no ID token')
   let claims: Record<string, unknown> = idToken
   if (claims.email === undefined && userinfoEndpoint !== undefined) {
     claims = { ...(await client.fetchUserInfo(config, accessToken, idToken.sub)), sub: idToken.sub }
@@ -409,13 +410,17 @@ async function getJson(
     undefined,
     new Headers({ accept: 'application/json', ...headers }),
   )
-  if (!response.ok) throw new Error(`${new URL(url).pathname} answered HTTP ${response.status}`)
+  if (!response.ok)
+    throw new UnusableProviderAnswerError(
+      `${new URL(url).pathname} answered HTTP ${response.status}`,
+    )
   return response.json()
 }
 
 function profile(subject: string, email: unknown, verified: boolean): SocialProfile {
   const parsed = Email.safeParse(email)
-  if (subject === '' || subject.length > 255) throw new Error('the subject is empty or too long')
+  if (subject === '' || subject.length > 255)
+    throw new UnusableProviderAnswerError('the subject is empty or too long')
   return parsed.success
     ? { subject, email: parsed.data, emailVerified: verified }
     : { subject, emailVerified: false }

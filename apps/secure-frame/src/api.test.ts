@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ErrorCode, RpcError, toRpcErrorShape } from '@porthole/protocol/Errors'
+import { ErrorCode, RpcError, toRpcError } from '@porthole/protocol/Errors'
 import { leadingZeroBits } from '@porthole/protocol/ProofOfWork'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
@@ -158,7 +158,7 @@ describe('createApi', () => {
         .catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(ApiError)
       expect(error).toMatchObject({ status, apiCode: code })
-      expect(toRpcErrorShape(error)).toEqual({ code: rpcCode, message, data: { status, code } })
+      expect(toRpcError(error).toJSON()).toEqual({ code: rpcCode, message, data: { status, code } })
     },
   )
 
@@ -249,7 +249,7 @@ describe('rpc', () => {
       .rpc('eip155:1', 'eth_call', [{}])
       .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(RpcError)
-    expect(toRpcErrorShape(error)).toEqual({
+    expect(toRpcError(error).toJSON()).toEqual({
       code: 3,
       message: 'execution reverted',
       data: '0x08c379a0',

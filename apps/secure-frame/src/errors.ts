@@ -38,8 +38,8 @@ export class OriginsUnavailableError extends BaseError {
 }
 
 /** 4100: the request needs a logged-in user and there is none (or the session ended). */
-export class NotConnectedError extends RpcError {
-  override name = 'NotConnectedError'
+export class NotLoggedInError extends RpcError {
+  override name = 'NotLoggedInError'
   constructor(message = 'The user is not logged in') {
     super(ErrorCode.unauthorized, message)
   }

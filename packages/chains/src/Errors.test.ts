@@ -8,47 +8,6 @@ import {
   InvalidDecimalsError,
 } from './Errors.js'
 
-describe('BaseError', () => {
-  test('uses the short message as message when there are no details', () => {
-    const error = new BaseError('Something broke')
-    expect(error).toBeInstanceOf(Error)
-    expect(error.name).toBe('BaseError')
-    expect(error.message).toBe('Something broke')
-    expect(error.shortMessage).toBe('Something broke')
-    expect(error.details).toBeUndefined()
-    expect(error.cause).toBeUndefined()
-  })
-
-  test('appends details to the message', () => {
-    const error = new BaseError('Something broke', { details: 'disk full' })
-    expect(error.message).toBe('Something broke\n\nDetails: disk full')
-    expect(error.shortMessage).toBe('Something broke')
-    expect(error.details).toBe('disk full')
-  })
-
-  test('keeps the cause and takes details from its message', () => {
-    const cause = new TypeError('bad input')
-    const error = new BaseError('Something broke', { cause })
-    expect(error.cause).toBe(cause)
-    expect(error.details).toBe('bad input')
-    expect(error.message).toBe('Something broke\n\nDetails: bad input')
-  })
-
-  test('takes details from a BaseError cause', () => {
-    const cause = new BaseError('inner', { details: 'root cause' })
-    expect(new BaseError('outer', { cause }).details).toBe('root cause')
-  })
-
-  test('walk returns the innermost cause, or the first match', () => {
-    const root = new TypeError('root')
-    const middle = new InvalidCaipAddressError({ cause: root })
-    const top = new BaseError('top', { cause: middle })
-    expect(top.walk()).toBe(root)
-    expect(top.walk((error) => error instanceof InvalidCaipAddressError)).toBe(middle)
-    expect(top.walk((error) => error instanceof RangeError)).toBeNull()
-  })
-})
-
 describe('error catalogue', () => {
   test.each([
     [new InvalidCaipAddressError(), 'InvalidCaipAddressError', 'Invalid CAIP Address'],

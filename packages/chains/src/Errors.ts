@@ -1,54 +1,11 @@
 /**
- * Errors thrown by `@porthole/chains`. Every error is a {@link BaseError}; the
- * short messages of the CAIP errors are the seed's copy, word for word
- * (shared/SPEC.md section 8).
+ * Errors thrown by `@porthole/chains`. Every error is the protocol's
+ * {@link BaseError} (the one root error of Porthole); the short messages of
+ * the CAIP errors are the seed's copy, word for word (shared/SPEC.md section 8).
  */
+import { BaseError } from '@porthole/protocol/Errors'
 
-export type BaseErrorOptions = {
-  /** The underlying error, kept as `cause`; its message becomes `details`. */
-  cause?: unknown
-  /** Extra technical detail, appended to `message` (never shown to users). */
-  details?: string | undefined
-}
-
-/** The one base error of this package (viem style). */
-export class BaseError extends Error {
-  override name = 'BaseError'
-  /** The user-facing message, without details. */
-  readonly shortMessage: string
-  readonly details: string | undefined
-
-  constructor(shortMessage: string, options: BaseErrorOptions = {}) {
-    const details = options.details ?? detailsOf(options.cause)
-    super(
-      details ? `${shortMessage}\n\nDetails: ${details}` : shortMessage,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    )
-    this.shortMessage = shortMessage
-    this.details = details
-  }
-
-  /**
-   * Follows the `cause` chain. Without `fn`, returns the innermost cause;
-   * with `fn`, returns the first error in the chain it accepts, or `null`.
-   */
-  walk(): unknown
-  walk(fn: (error: unknown) => boolean): unknown
-  walk(fn?: (error: unknown) => boolean): unknown {
-    let error: unknown = this
-    while (true) {
-      if (fn?.(error)) return error
-      if (error instanceof Error && error.cause !== undefined) error = error.cause
-      else return fn ? null : error
-    }
-  }
-}
-
-function detailsOf(cause: unknown): string | undefined {
-  if (cause instanceof BaseError) return cause.details
-  if (cause instanceof Error && cause.message) return cause.message
-  return undefined
-}
+export { BaseError }
 
 /**
  * A CAIP account address that is not exactly three non-empty colon-separated

@@ -12,7 +12,7 @@ import {
   type RpcError,
   TimeoutError,
   TimeoutReason,
-  toRpcErrorShape,
+  toRpcError,
   UnsupportedMethodError,
 } from './Errors.js'
 import { type Message, parseMessage, version } from './Wire.js'
@@ -153,7 +153,7 @@ export function create<local extends Spec, remote extends Spec>(
       )
     } catch (error) {
       if (!controller.signal.aborted)
-        post({ porthole: version, kind: 'res', id, ok: false, error: toRpcErrorShape(error) })
+        post({ porthole: version, kind: 'res', id, ok: false, error: toRpcError(error).toJSON() })
     } finally {
       running.delete(id)
     }

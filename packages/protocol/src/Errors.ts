@@ -1,20 +1,36 @@
 // The codes the protocol's own errors use, as constants a small bundle can take alone.
+const userRejected = 4001
 const unsupportedMethod = 4200
 const disconnected = 4900
 const invalidParams = -32602
 const internal = -32603
 
-/** Error codes that travel across frames: EIP-1193 and JSON-RPC. */
+/**
+ * Every error code Porthole answers, in one table: EIP-1193 (provider),
+ * JSON-RPC 2.0 and EIP-1474 (the RPC proxy), EIP-5792 (wallet calls). A host
+ * sees one code per failure everywhere (README, Wallet API).
+ */
 export const ErrorCode = {
-  userRejected: 4001,
+  // EIP-1193
+  userRejected,
   unauthorized: 4100,
   unsupportedMethod,
   disconnected,
   chainDisconnected: 4901,
   unknownChain: 4902,
-  invalidParams,
+  // JSON-RPC 2.0
+  parseError: -32700,
+  invalidRequest: -32600,
   methodNotFound: -32601,
+  invalidParams,
   internal,
+  // EIP-1474: a rate limit or a concurrency cap; try again later.
+  limitExceeded: -32005,
+  // EIP-5792
+  unsupportedCapability: 5700,
+  duplicateBundleId: 5720,
+  unknownBundle: 5730,
+  atomicityNotSupported: 5760,
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
@@ -42,20 +58,45 @@ export const ErrorMessage = {
   parentNotSet: 'W3mFrame: parent is not set',
 } as const
 
-export type BaseErrorParameters = { details?: string | undefined; cause?: unknown }
+export type BaseErrorParameters = {
+  /** Extra technical detail, appended to `message` (never shown to users); defaults to the cause's. */
+  details?: string | undefined
+  /** The underlying error, kept as `cause`. */
+  cause?: unknown
+}
 
-/** The package's root error: a short message, optional details and cause. */
+/**
+ * The one root error of Porthole (viem style): every package and app extends
+ * it. `shortMessage` is the copy, `details` the technical detail (from the
+ * cause when not given), `walk` follows the causes.
+ */
 export class BaseError extends Error {
   override name = 'PortholeError'
+  /** The message without details: what a user or a host may read. */
   readonly shortMessage: string
   readonly details: string | undefined
 
-  constructor(shortMessage: string, parameters: BaseErrorParameters = {}) {
-    super(parameters.details ? `${shortMessage}\n\nDetails: ${parameters.details}` : shortMessage, {
-      cause: parameters.cause,
-    })
+  constructor(shortMessage: string, { details, cause }: BaseErrorParameters = {}) {
+    details ??= cause instanceof BaseError ? cause.details : (cause as Error | undefined)?.message
+    super(details ? `${shortMessage}\n\nDetails: ${details}` : shortMessage, { cause })
     this.shortMessage = shortMessage
-    this.details = parameters.details
+    this.details = details || undefined
+  }
+
+  /**
+   * Follows the `cause` chain. Without `fn`, returns the innermost cause;
+   * with `fn`, returns the first error in the chain it accepts, or `null`.
+   */
+  walk(): unknown
+  walk(fn: (error: unknown) => boolean): unknown
+  walk(fn?: (error: unknown) => boolean): unknown {
+    let error: unknown = this
+    while (!fn?.(error)) {
+      const { cause } = (error ?? {}) as { cause?: unknown }
+      if (cause === undefined) return fn ? null : error
+      error = cause
+    }
+    return error
   }
 }
 
@@ -84,7 +125,7 @@ export class RpcError extends BaseError {
 export class UserRejectedError extends RpcError {
   override name = 'UserRejectedError'
   constructor(message = 'User rejected the request.') {
-    super(ErrorCode.userRejected, message)
+    super(userRejected, message)
   }
 }
 
@@ -116,21 +157,57 @@ export class TimeoutError extends RpcError {
   }
 }
 
-export class AbortedError extends RpcError {
+/**
+ * 4001 'Request was aborted': the request was withdrawn before anyone decided
+ * (EIP-1193: a give-up on the visitor's side, as the approval UI answers).
+ * A host's own timeout is a {@link TimeoutError} instead.
+ */
+export class AbortedError extends UserRejectedError {
   override name = 'AbortedError'
   constructor() {
-    super(internal, requestAborted)
+    super(requestAborted)
   }
 }
 
 /**
- * Converts anything thrown into the shape allowed across frames. Only our own
- * `RpcError`s keep their message; anything else becomes 'Something went wrong',
- * so stacks, keys and raw upstream errors never leave the frame.
+ * Turns anything thrown into an error that may cross a frame. Our own
+ * `RpcError`s pass as they are; anything else becomes -32603 'Something went
+ * wrong', so stacks, keys and raw upstream errors never leave the frame.
  */
-export function toRpcErrorShape(error: unknown): RpcErrorShape {
-  if (error instanceof RpcError) return error.toJSON()
-  return { code: internal, message: somethingWentWrong }
+export function toRpcError(error: unknown): RpcError {
+  return error instanceof RpcError ? error : new RpcError(internal, somethingWentWrong)
+}
+
+/**
+ * The visitor's own wallet (an EIP-1193 provider, or viem's error around
+ * one) refused or failed: its code (or its cause's) and its short message,
+ * relayed to the host as that wallet would have answered it directly.
+ */
+export class WalletError extends RpcError {
+  override name = 'WalletError'
+  constructor(error: unknown) {
+    const { code, cause, shortMessage, message } = (error ?? {}) as {
+      code?: unknown
+      cause?: { code?: unknown } | undefined
+      shortMessage?: unknown
+      message?: unknown
+    }
+    const text =
+      typeof shortMessage === 'string' ? shortMessage : typeof message === 'string' ? message : ''
+    super(
+      Number.isSafeInteger(code)
+        ? (code as number)
+        : Number.isSafeInteger(cause?.code)
+          ? (cause?.code as number)
+          : internal,
+      text.slice(0, 512) || somethingWentWrong,
+    )
+  }
+
+  /** `error` as the host may see it: our own `RpcError` as it is, else the wallet's answer. */
+  static from(error: unknown): RpcError {
+    return error instanceof RpcError ? error : new WalletError(error)
+  }
 }
 
 /** Rebuilds an error received across a frame. */

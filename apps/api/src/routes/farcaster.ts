@@ -42,7 +42,7 @@ import { z } from 'zod'
 import type { Config } from '../config.js'
 import type { Db, Queryable } from '../db/db.js'
 import type { At, MailDeps } from '../emailCodes.js'
-import { HttpError } from '../errors.js'
+import { HttpError, UserNotCreatedError } from '../errors.js'
 import {
   createFarcasterRelayClient,
   createFarcasterVerifier,
@@ -262,7 +262,7 @@ export function createFarcasterRoutes({
       const userId =
         (await findUserByIdentity(tx, farcasterProvider, subject)) ??
         (await createUser(tx, { email: null, provider: farcasterProvider, subject }, time))
-      if (userId === undefined) throw new Error('a new user could not be created')
+      if (userId === undefined) throw new UserNotCreatedError()
       await tx.query(
         `UPDATE farcaster_logins SET user_id = $2, consumed_at = coalesce($3::timestamptz, now())
          WHERE state_sha256 = $1`,

@@ -1,4 +1,5 @@
 import { evmProxyMethods } from '@porthole/protocol/EmbeddedRpc'
+import { ErrorCode } from '@porthole/protocol/Errors'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -39,17 +40,6 @@ export const maxRpcAnswerBytes: number = defaults.rpcMaxAnswerBytes
 export const defaultRpcTimeoutMs = 15_000
 /** How long a chain's head block, looked up to judge an eth_getLogs range, is reused. */
 const headTtlMs = 2_000
-
-/** JSON-RPC 2.0 error codes used by the proxy. */
-export const RpcErrorCode = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  /** EIP-1474 "limit exceeded": a rate limit or a concurrency cap; try again later. */
-  limitExceeded: -32005,
-} as const
 
 const RpcQuery = z.strictObject({ ...commonQuery, chainId: Caip2 })
 
@@ -154,7 +144,7 @@ const UpstreamError = z.object({
  */
 function cleanError(error: unknown): { code: number; message: string; data?: string } {
   const parsed = UpstreamError.safeParse(error)
-  if (!parsed.success) return { code: RpcErrorCode.internal, message: upstreamErrorMessage }
+  if (!parsed.success) return { code: ErrorCode.internal, message: upstreamErrorMessage }
   const { code, message, data } = parsed.data
   const text = typeof message === 'string' ? message : ''
   const known = safeErrorClasses.findLast(([pattern]) => pattern.test(text))?.[1]
@@ -243,7 +233,7 @@ export function createRpcRoutes({
         c,
         new RpcProxyError(
           413,
-          RpcErrorCode.invalidRequest,
+          ErrorCode.invalidRequest,
           `The request body may be at most ${maxRpcBodyBytes} bytes`,
         ),
       ),
@@ -257,7 +247,7 @@ export function createRpcRoutes({
       if (error instanceof HttpError) {
         return rpcError(
           c,
-          new RpcProxyError(error.status, RpcErrorCode.invalidParams, error.shortMessage),
+          new RpcProxyError(error.status, ErrorCode.invalidParams, error.shortMessage),
         )
       }
       throw error
@@ -271,7 +261,7 @@ export function createRpcRoutes({
     if (!query.success) {
       throw new RpcProxyError(
         400,
-        RpcErrorCode.invalidParams,
+        ErrorCode.invalidParams,
         `Invalid query: ${describeIssues(query.error)}`,
       )
     }
@@ -281,7 +271,7 @@ export function createRpcRoutes({
     if (!project.networks.includes(chainId)) {
       throw new RpcProxyError(
         403,
-        RpcErrorCode.invalidParams,
+        ErrorCode.invalidParams,
         `The project '${project.id}' does not offer ${chainId}`,
         idOf(await c.req.json().catch(() => null)),
       )
@@ -292,7 +282,7 @@ export function createRpcRoutes({
     if (upstream === undefined) {
       throw new RpcProxyError(
         400,
-        RpcErrorCode.invalidParams,
+        ErrorCode.invalidParams,
         `Unsupported chain '${chainId}': this server has no RPC endpoint for it`,
       )
     }
@@ -302,18 +292,14 @@ export function createRpcRoutes({
     try {
       json = JSON.parse(text)
     } catch {
-      throw new RpcProxyError(
-        400,
-        RpcErrorCode.parseError,
-        'Parse error: the body is not valid JSON',
-      )
+      throw new RpcProxyError(400, ErrorCode.parseError, 'Parse error: the body is not valid JSON')
     }
     // Parsed by shape, so the error names the field at fault.
     const body = Array.isArray(json) ? RpcBatch.safeParse(json) : RpcRequest.safeParse(json)
     if (!body.success) {
       throw new RpcProxyError(
         400,
-        RpcErrorCode.invalidRequest,
+        ErrorCode.invalidRequest,
         `Invalid JSON-RPC request: ${describeIssues(body.error)}`,
         idOf(json),
       )
@@ -323,7 +309,7 @@ export function createRpcRoutes({
       if (!isMethodAllowed(chainId, request.method)) {
         throw new RpcProxyError(
           400,
-          RpcErrorCode.methodNotFound,
+          ErrorCode.methodNotFound,
           `The method '${request.method}' is not available through this RPC endpoint`,
           request.id ?? null,
         )
@@ -331,7 +317,7 @@ export function createRpcRoutes({
       // For every project: a node reading keys case-insensitively gets only these.
       const strict = strictParams(request)
       if (strict.kind === 'refused') {
-        throw new RpcProxyError(400, RpcErrorCode.invalidParams, strict.message, request.id ?? null)
+        throw new RpcProxyError(400, ErrorCode.invalidParams, strict.message, request.id ?? null)
       }
       requests.push(strict.request)
     }
@@ -353,7 +339,7 @@ export function createRpcRoutes({
       }[slot.full]
       throw new RpcProxyError(
         429,
-        RpcErrorCode.limitExceeded,
+        ErrorCode.limitExceeded,
         `Too many RPC calls in progress ${where}; wait for one to finish and try again in a second`,
         id,
         { 'Retry-After': '1' },
@@ -365,7 +351,7 @@ export function createRpcRoutes({
         if (head === undefined) {
           throw new RpcProxyError(
             502,
-            RpcErrorCode.internal,
+            ErrorCode.internal,
             `The RPC endpoint for ${chainId} did not give its latest block, so the eth_getLogs range cannot be checked: give numbered fromBlock and toBlock, or try again later`,
             id,
           )
@@ -389,12 +375,7 @@ export function createRpcRoutes({
       const verdict = judgeHeavyParams(request, projectId, head)
       if (verdict.kind === 'needs-head') needsHead.push(request)
       if (verdict.kind === 'refused') {
-        throw new RpcProxyError(
-          400,
-          RpcErrorCode.invalidParams,
-          verdict.message,
-          request.id ?? null,
-        )
+        throw new RpcProxyError(400, ErrorCode.invalidParams, verdict.message, request.id ?? null)
       }
     }
     return needsHead
@@ -445,7 +426,7 @@ export function createRpcRoutes({
         : ''
       throw new RpcProxyError(
         429,
-        RpcErrorCode.limitExceeded,
+        ErrorCode.limitExceeded,
         `Too many RPC calls from ${from}: at most ${verdict.limit} every ${verdict.windowSeconds} seconds${tightened}. Try again in ${verdict.retryAfterSeconds} seconds.`,
         id,
         { 'Retry-After': String(verdict.retryAfterSeconds) },
@@ -486,18 +467,18 @@ export function createRpcRoutes({
       if (error instanceof Error && error.name === 'TimeoutError') {
         throw new RpcProxyError(
           504,
-          RpcErrorCode.internal,
+          ErrorCode.internal,
           `The RPC endpoint for ${chainId} did not answer in time; try again later`,
           id,
         )
       }
-      throw new RpcProxyError(502, RpcErrorCode.internal, unavailable, id)
+      throw new RpcProxyError(502, ErrorCode.internal, unavailable, id)
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {})
       throw new RpcProxyError(
         502,
-        RpcErrorCode.internal,
+        ErrorCode.internal,
         `The RPC endpoint for ${chainId} failed (HTTP ${response.status}); try again later`,
         id,
       )
@@ -506,7 +487,7 @@ export function createRpcRoutes({
     if (read?.kind === 'too-large') {
       throw new RpcProxyError(
         502,
-        RpcErrorCode.internal,
+        ErrorCode.internal,
         `The answer of the RPC endpoint for ${chainId} is larger than ${describeBytes(maxAnswerBytes)}, the most this proxy passes on: ask for less (a narrower eth_getLogs range, fewer calls in a batch)`,
         id,
       )
@@ -515,7 +496,7 @@ export function createRpcRoutes({
     if (answer === undefined) {
       throw new RpcProxyError(
         502,
-        RpcErrorCode.internal,
+        ErrorCode.internal,
         `The RPC endpoint for ${chainId} sent an invalid answer; try again later`,
         id,
       )

@@ -53,7 +53,7 @@ import { z } from 'zod'
 import type { Config, OAuthProvider } from '../config.js'
 import type { Db, Queryable } from '../db/db.js'
 import { type At, loginCodeMail, type MailDeps, sendCode } from '../emailCodes.js'
-import { HttpError, OAuthProviderError } from '../errors.js'
+import { HttpError, OAuthProviderError, UserNotCreatedError } from '../errors.js'
 import {
   clientIp,
   commonQuery,
@@ -457,7 +457,7 @@ async function findOrCreateUser(
   if (created !== undefined) return { userId: created, linkSubject: null }
   // The email was taken meanwhile (a concurrent login): its owner, once the email confirms it.
   const owner = email === null ? undefined : await findUserByEmail(tx, email)
-  if (owner === undefined) throw new Error('a new user could not be created')
+  if (owner === undefined) throw new UserNotCreatedError()
   return { userId: owner, linkSubject: profile.subject }
 }
 

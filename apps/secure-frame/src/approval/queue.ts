@@ -8,10 +8,10 @@
  * reject, abort or a presenter failure (SECURITY.md 17).
  */
 import {
-  ErrorCode,
-  ErrorMessage,
+  AbortedError,
   InvalidParamsError,
-  RpcError,
+  type RpcError,
+  toRpcError,
   UserRejectedError,
 } from '@porthole/protocol/Errors'
 
@@ -56,11 +56,6 @@ type Entry<T> = {
   readonly onAbort: () => void
   settled: boolean
   teardown: (() => void) | undefined
-}
-
-/** 4001 'Request was aborted': the request was withdrawn before the user decided. */
-export function createAbortedError(): RpcError {
-  return new UserRejectedError(ErrorMessage.requestAborted)
 }
 
 /** The request object changed between being shown and being approved. */
@@ -134,8 +129,8 @@ export function createApprovalQueue<T>(options: CreateApprovalQueueOptions<T>): 
       let teardown: (() => void) | undefined
       try {
         teardown = present(shown)
-      } catch {
-        settle(entry, new RpcError(ErrorCode.internal, ErrorMessage.somethingWentWrong))
+      } catch (error) {
+        settle(entry, toRpcError(error))
         continue
       }
       // Settled while being presented: remove what was just shown.
@@ -147,13 +142,13 @@ export function createApprovalQueue<T>(options: CreateApprovalQueueOptions<T>): 
   return {
     request(item, signal) {
       return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(createAbortedError())
+        if (signal?.aborted) return reject(new AbortedError())
         const entry: Entry<T> = {
           item,
           signal,
           resolve,
           reject,
-          onAbort: () => settle(entry, createAbortedError()),
+          onAbort: () => settle(entry, new AbortedError()),
           settled: false,
           teardown: undefined,
         }

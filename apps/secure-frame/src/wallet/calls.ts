@@ -9,7 +9,7 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { bytesToHex, type Hex, numberToHex } from 'viem'
-import { NotConnectedError } from '../errors.js'
+import { NotLoggedInError } from '../errors.js'
 import type { Memory } from './session.js'
 import { Address, Data, Quantity } from './transaction.js'
 
@@ -22,20 +22,12 @@ export const maxBundles = 100
 /** Longest bundle id an app may choose (EIP-5792: up to 4096 bytes). */
 export const maxBundleIdLength = 4096
 
-/** EIP-5792's error codes. */
-export const CallsErrorCode = {
-  unsupportedCapability: 5700,
-  duplicateId: 5720,
-  unknownBundle: 5730,
-  atomicityNotSupported: 5760,
-} as const
-
 /** 5700: the batch asks for a capability this wallet lacks and does not mark it optional. */
 export class UnsupportedCapabilityError extends RpcError {
   override name = 'UnsupportedCapabilityError'
   constructor(capability: string) {
     super(
-      CallsErrorCode.unsupportedCapability,
+      ErrorCode.unsupportedCapability,
       `Unsupported non-optional capability: ${capability.slice(0, 64)}`,
     )
   }
@@ -45,7 +37,7 @@ export class UnsupportedCapabilityError extends RpcError {
 export class DuplicateBundleIdError extends RpcError {
   override name = 'DuplicateBundleIdError'
   constructor() {
-    super(CallsErrorCode.duplicateId, 'Duplicate bundle id')
+    super(ErrorCode.duplicateBundleId, 'Duplicate bundle id')
   }
 }
 
@@ -53,7 +45,7 @@ export class DuplicateBundleIdError extends RpcError {
 export class UnknownBundleError extends RpcError {
   override name = 'UnknownBundleError'
   constructor() {
-    super(CallsErrorCode.unknownBundle, 'Unknown bundle id')
+    super(ErrorCode.unknownBundle, 'Unknown bundle id')
   }
 }
 
@@ -61,7 +53,7 @@ export class UnknownBundleError extends RpcError {
 export class AtomicityNotSupportedError extends RpcError {
   override name = 'AtomicityNotSupportedError'
   constructor() {
-    super(CallsErrorCode.atomicityNotSupported, 'Atomic execution is not supported')
+    super(ErrorCode.atomicityNotSupported, 'Atomic execution is not supported')
   }
 }
 
@@ -106,7 +98,7 @@ export function parseSendCalls(
   if (!parsed.success) throw new InvalidParamsError('Invalid parameters for wallet_sendCalls.')
   const [batch] = parsed.data
   if (batch.from !== undefined && batch.from.toLowerCase() !== wallet.account.toLowerCase())
-    throw new NotConnectedError('The address is not this wallet’s account')
+    throw new NotLoggedInError('The address is not this wallet’s account')
   if (BigInt(batch.chainId) !== BigInt(wallet.chain))
     throw new InvalidParamsError(`The calls are for chain ${batch.chainId}, not ${wallet.chainId}.`)
   if (batch.atomicRequired === true) throw new AtomicityNotSupportedError()

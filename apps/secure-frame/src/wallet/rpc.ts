@@ -14,19 +14,13 @@
 import { ed25519 } from '@noble/curves/ed25519'
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import { type ApprovalMethod, isSafeMethod, needsApproval } from '@porthole/protocol/EmbeddedRpc'
-import {
-  ErrorCode,
-  ErrorMessage,
-  InvalidParamsError,
-  RpcError,
-  UserRejectedError,
-} from '@porthole/protocol/Errors'
+import { AbortedError, ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import type * as Secure from '@porthole/protocol/Secure'
 import { z } from '@porthole/protocol/zod'
 import { base58 } from '@scure/base'
 import { getAddress, type Hex, hexToBigInt, hexToBytes, isHex, numberToHex } from 'viem'
 import { type Token, toFrozenJson } from '../approval/request.js'
-import { NotAvailableError, NotConnectedError, RpcNotAllowedError } from '../errors.js'
+import { NotAvailableError, NotLoggedInError, RpcNotAllowedError } from '../errors.js'
 import {
   assertBundleIdFree,
   capabilitiesOf,
@@ -93,11 +87,6 @@ export type RpcOptions = {
   onApproved?: (() => void) | undefined
 }
 
-/** 4001 'Request was aborted': withdrawn before the user decided (as the approval UI answers). */
-export function createAbortedError(): RpcError {
-  return new UserRejectedError(ErrorMessage.requestAborted)
-}
-
 function isSignedMethod(method: string): method is SignedMethod {
   return (signedMethods as readonly string[]).includes(method)
 }
@@ -162,7 +151,7 @@ async function runSafe(context: Context, request: Secure.RpcRequest): Promise<un
         throw new InvalidParamsError('Invalid parameters for wallet_getCapabilities.')
       const [address, chains] = parsed.data
       if (address !== undefined && address.toLowerCase() !== user.addresses.eip155.toLowerCase())
-        throw new NotConnectedError('The address is not this wallet’s account')
+        throw new NotLoggedInError('The address is not this wallet’s account')
       const ids = chains ?? [numberToHex(evmChainIdOf(chainId, method))]
       // Batches are sent as separate transactions: never atomic; no paymasters.
       return Object.fromEntries(
@@ -214,13 +203,13 @@ function sameEvmAddress(a: string, b: string): boolean {
 }
 
 function assertAccount(matches: boolean): void {
-  if (!matches) throw new NotConnectedError('The address is not this wallet’s account')
+  if (!matches) throw new NotLoggedInError('The address is not this wallet’s account')
 }
 
 /** Settles as `promise` does, or rejects with 'Request was aborted' as soon as `signal` aborts. */
 function untilAborted<value>(promise: Promise<value>, signal: AbortSignal): Promise<value> {
   return new Promise<value>((resolve, reject) => {
-    const onAbort = () => reject(createAbortedError())
+    const onAbort = () => reject(new AbortedError())
     if (signal.aborted) return onAbort()
     signal.addEventListener('abort', onAbort, { once: true })
     promise.then(
@@ -239,7 +228,7 @@ function untilAborted<value>(promise: Promise<value>, signal: AbortSignal): Prom
 /** The host's origin, from the browser when it says (SECURITY.md 8), else as the widget's handshake saw it. */
 function hostOrigin(context: Context, request: Secure.RpcRequest): string {
   const origin = context.ancestorOrigin() ?? request.origin
-  if (!origin) throw new NotConnectedError("The site's origin could not be verified")
+  if (!origin) throw new NotLoggedInError("The site's origin could not be verified")
   return origin
 }
 
@@ -279,7 +268,7 @@ async function runSigned(
   const origin = hostOrigin(context, request)
   const site = siteOf(context)
   const run = async () => {
-    if (signal.aborted) throw createAbortedError()
+    if (signal.aborted) throw new AbortedError()
     const prepared = await untilAborted(prepare(context, request, user, current, origin), signal)
     const chainName = getByCaipNetworkId(prepared.chainId)?.name
     await untilAborted(
@@ -298,7 +287,7 @@ async function runSigned(
       ),
       signal,
     )
-    if (signal.aborted) throw createAbortedError()
+    if (signal.aborted) throw new AbortedError()
     onApproved?.()
     return prepared.sign(signal)
   }
@@ -517,7 +506,7 @@ async function sendFilled(
   const serialized = await withEvmAccount(context, (signer) =>
     signer.signTransaction(toSerializable(filled)),
   )
-  if (signal.aborted) throw createAbortedError()
+  if (signal.aborted) throw new AbortedError()
   const hash = await rpc('eth_sendRawTransaction', [serialized])
   if (!isHex(hash) || hash.length !== 66)
     throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')

@@ -10,7 +10,7 @@ import { AbortedError, TimeoutError, TimeoutReason } from '@porthole/protocol/Er
 import type * as Secure from '@porthole/protocol/Secure'
 import { type Api, ApiError, isApiError } from '../api.js'
 import type { ApprovalRequest } from '../approval/request.js'
-import { NotConnectedError } from '../errors.js'
+import { NotLoggedInError } from '../errors.js'
 import type { CachedUser, Storage } from './storage.js'
 import { unlock } from './unlock.js'
 
@@ -64,7 +64,7 @@ export async function requireSession(
   context: Context,
 ): Promise<{ token: string; user: CachedUser }> {
   const [token, user] = await Promise.all([context.storage.getToken(), context.storage.getUser()])
-  if (!token || !user) throw new NotConnectedError()
+  if (!token || !user) throw new NotLoggedInError()
   return { token, user }
 }
 
@@ -89,7 +89,7 @@ export async function withSession<result>(
   } catch (error) {
     if (isApiError(error, 401)) {
       await endLocalSession(context)
-      throw new NotConnectedError(error.shortMessage)
+      throw new NotLoggedInError(error.shortMessage)
     }
     throw error
   }

@@ -12,7 +12,7 @@ import { ed25519 } from '@noble/curves/ed25519'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { base64 } from '@scure/base'
-import { NotConnectedError } from '../errors.js'
+import { NotLoggedInError } from '../errors.js'
 import {
   keyBytes,
   MalformedTransactionError,
@@ -86,7 +86,7 @@ export function parseTransaction(bytes: Uint8Array, signer: Uint8Array): SolanaT
     signerIndex = index
   })
   if (signerIndex === -1 || signerIndex >= message.requiredSignatures)
-    throw new NotConnectedError('The transaction is not signed by this wallet’s account')
+    throw new NotLoggedInError('The transaction is not signed by this wallet’s account')
   return {
     bytes,
     signaturesOffset,

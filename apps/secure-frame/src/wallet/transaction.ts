@@ -11,7 +11,7 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { getAddress, type Hex, isAddress, numberToHex, type TransactionSerializable } from 'viem'
-import { NotConnectedError } from '../errors.js'
+import { NotLoggedInError } from '../errors.js'
 
 export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
 
@@ -110,7 +110,7 @@ export function toDraft(params: unknown, wallet: { account: string; chain: numbe
   if (!parsed.success) throw new InvalidParamsError('Invalid parameters for eth_sendTransaction.')
   const [tx] = parsed.data
   if (tx.from !== undefined && tx.from.toLowerCase() !== wallet.account.toLowerCase())
-    throw new NotConnectedError('The address is not this wallet’s account')
+    throw new NotLoggedInError('The address is not this wallet’s account')
   if (tx.chainId !== undefined && BigInt(tx.chainId) !== BigInt(wallet.chain))
     throw new InvalidParamsError(
       `The transaction is for another chain than eip155:${wallet.chain}.`,

@@ -4,19 +4,20 @@
  * the project's allowed origins.
  */
 import { OriginsResponse } from '@porthole/protocol/Api'
+import { BaseError, type BaseErrorParameters } from '@porthole/protocol/Errors'
 import { isAllowed } from '@porthole/protocol/Origin'
 import { type Api, api as defaultApi, HttpError, RequestTimeoutError } from './api.js'
 import { t } from './i18n.js'
 import { raiseAlert, type Store, store, type Verification, type WidgetState } from './store.js'
 
 /** Why the allowed origins could not be read; the host is then refused (fail closed). */
-export class OriginsUnavailableError extends Error {
+export class OriginsUnavailableError extends BaseError {
   override name = 'OriginsUnavailableError'
   constructor(
     readonly reason: 'RATE_LIMITED' | 'SERVER_ERROR' | 'UNKNOWN_PROJECT',
-    options?: ErrorOptions,
+    parameters?: BaseErrorParameters,
   ) {
-    super(reason, options)
+    super(reason, parameters)
   }
 }
 

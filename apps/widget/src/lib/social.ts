@@ -12,6 +12,7 @@ import type { SocialProvider } from '@porthole/protocol/Api'
 import { SocialDoneMessage, socialDonePath } from '@porthole/protocol/Embedded'
 import { completeSocialLogin, continueWithEmail, socialRedirectUri } from './embedded.js'
 import { apiUrl } from './env.js'
+import { PopupClosedError } from './errors.js'
 import { loadEvm } from './evm.js'
 import { t } from './i18n.js'
 import { router } from './router.js'
@@ -136,7 +137,7 @@ export function waitForDone(popup: Window, signal: AbortSignal): Promise<string>
     }
     const onAbort = () => {
       stop()
-      reject(new Error(t('social.popupClosed')))
+      reject(new PopupClosedError(t('social.popupClosed')))
     }
     const stop = () => {
       window.removeEventListener('message', onMessage)

@@ -3,7 +3,7 @@
  * matching 'user rejected' or 'connection request reset', as the seed says)
  * or a failure with a message fit to show.
  */
-import { ErrorCode } from '@porthole/protocol/Errors'
+import { ErrorCode, ErrorMessage } from '@porthole/protocol/Errors'
 
 const rejectionPattern = /user rejected|connection request reset/i
 
@@ -37,5 +37,5 @@ export function messageOf(error: unknown): string {
       : typeof message === 'string'
         ? message
         : ''
-  return (text.split('\n')[0] ?? '').slice(0, 200) || 'Something went wrong'
+  return (text.split('\n')[0] ?? '').slice(0, 200) || ErrorMessage.somethingWentWrong
 }

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
+import { TransactionRevertedError } from '../lib/errors.js'
 import { submitSend, toEvmAddress, waitForSend } from '../lib/evm/send.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/router.js'
@@ -36,7 +37,7 @@ export function WalletSendPreview() {
       const hash = await submitSend({ token, amount, receiver: send.receiverAddress, chainId })
       setPhase('confirming')
       const receipt = await waitForSend(hash, chainId)
-      if (receipt.status !== 'success') throw new Error('The transaction reverted.')
+      if (receipt.status !== 'success') throw new TransactionRevertedError()
       await queryClient.invalidateQueries({ queryKey: ['balance'] })
       showToast(t('toast.sent'), 'success')
       router.reset('Account')

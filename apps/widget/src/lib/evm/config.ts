@@ -10,6 +10,7 @@ import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import type { Chain } from 'viem'
 import { type Config, createConfig, createStorage, http } from 'wagmi'
 import { apiUrl, projectId, walletConnectProjectId, walletConnectRelayUrl } from '../env.js'
+import { NoEvmNetworkError } from '../errors.js'
 import { storage } from '../storage.js'
 import { embedded } from './embedded.js'
 import { walletConnect } from './walletConnect.js'
@@ -40,7 +41,7 @@ export function createEvmConfig(parameters: {
       rpcUrls: { default: { http: [rpcUrl(network.id)] } },
     }),
   )
-  if (!first) throw new Error('The project has no EVM network.')
+  if (!first) throw new NoEvmNetworkError()
   const chains: readonly [Chain, ...Chain[]] = [first, ...rest]
   return createConfig({
     chains,

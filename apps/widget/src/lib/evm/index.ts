@@ -6,7 +6,7 @@
  */
 
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
-import { ErrorCode, RpcError, UserRejectedError } from '@porthole/protocol/Errors'
+import { ErrorCode, RpcError, UserRejectedError, WalletError } from '@porthole/protocol/Errors'
 import type { ProviderRequest } from '@porthole/protocol/Host'
 import { numberToHex } from 'viem'
 import type { Connector } from 'wagmi'
@@ -23,6 +23,7 @@ import {
   watchConnection,
   watchConnectors,
 } from 'wagmi/actions'
+import { UnverifiedHostError } from '../errors.js'
 import { emitProviderEvent } from '../hostChannel.js'
 import { projectConfigQuery } from '../projectConfig.js'
 import { queryClient } from '../queryClient.js'
@@ -52,29 +53,6 @@ export class UnknownChainError extends RpcError {
       `Unrecognized chain ID ${chainId}: the project does not offer it.`,
     )
   }
-}
-
-/** Rebuilds a wallet's error as one that may cross to the host: its code and message. */
-export function toRpcError(error: unknown): RpcError {
-  if (error instanceof RpcError) return error
-  const cause = error as {
-    code?: unknown
-    message?: unknown
-    shortMessage?: unknown
-    cause?: unknown
-  }
-  const code = Number.isSafeInteger(cause?.code)
-    ? (cause.code as number)
-    : Number.isSafeInteger((cause?.cause as { code?: unknown })?.code)
-      ? ((cause.cause as { code: number }).code as number)
-      : ErrorCode.internal
-  const message =
-    typeof cause?.shortMessage === 'string'
-      ? cause.shortMessage
-      : typeof cause?.message === 'string'
-        ? cause.message
-        : ''
-  return new RpcError(code, message.slice(0, 512) || 'Something went wrong')
 }
 
 function toConnection(config: EvmConfig): Connection {
@@ -226,7 +204,7 @@ function waitForConnection(signal: AbortSignal): Promise<string> {
 
 const ready: Promise<EvmConfig> = (async () => {
   const { hostOrigin } = store.getState()
-  if (!hostOrigin) throw new Error('The EVM layer needs a verified host.')
+  if (!hostOrigin) throw new UnverifiedHostError()
   const { networks } = await queryClient.fetchQuery(projectConfigQuery)
   // Announce first: wagmi's discovery asks for providers when the config is created.
   announceHostWallets(store)
@@ -401,7 +379,7 @@ export const evm = {
           throw new UnknownChainError(String(parameter.chainId))
         if (!connected) throw new NotConnectedError()
         await evm.switchChain(target).catch((error: unknown) => {
-          throw toRpcError(error)
+          throw WalletError.from(error)
         })
         return null
       }
@@ -413,7 +391,7 @@ export const evm = {
       return client
         .request({ method, params } as Parameters<typeof client.request>[0])
         .catch((error: unknown) => {
-          throw toRpcError(error)
+          throw WalletError.from(error)
         })
     }
     const { connector } = getConnection(config)
@@ -430,7 +408,7 @@ export const evm = {
     return provider
       .request(params === undefined ? { method } : { method, params }, ...options)
       .catch((error: unknown) => {
-        throw toRpcError(error)
+        throw WalletError.from(error)
       })
   },
 }

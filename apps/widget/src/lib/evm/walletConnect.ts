@@ -8,6 +8,7 @@
 import type UniversalProvider from '@walletconnect/universal-provider'
 import { type Address, getAddress, numberToHex, UserRejectedRequestError } from 'viem'
 import { createConnector } from 'wagmi'
+import { ChainNotConfiguredError, NoSessionError } from '../errors.js'
 
 export type WalletConnectParameters = {
   /** The WalletConnect Cloud project id. */
@@ -172,7 +173,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
             })
           }
           const session = instance.session
-          if (!session) throw new Error('The wallet did not open a session.')
+          if (!session) throw new NoSessionError()
           await config.storage?.setItem(connectedKey, true)
           const accounts = toAddresses(session.namespaces.eip155?.accounts ?? [])
           let current = currentChainId(instance)
@@ -216,7 +217,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
       async switchChain({ chainId }) {
         const instance = await start()
         const chain = config.chains.find((candidate) => candidate.id === chainId)
-        if (!chain) throw new Error(`Chain ${chainId} is not configured.`)
+        if (!chain) throw new ChainNotConfiguredError(chainId)
         const from = currentChainId(instance)
         try {
           await instance.request(

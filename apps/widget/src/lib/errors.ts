@@ -1,0 +1,51 @@
+/**
+ * The widget's errors that stay inside it (the host sees only `RpcError`s).
+ * Each extends the one `BaseError` of `@porthole/protocol`; the views show
+ * `shortMessage`, word for word.
+ */
+import { BaseError } from '@porthole/protocol/Errors'
+
+/** The project offers no EVM network, so the EVM layer cannot start. */
+export class NoEvmNetworkError extends BaseError {
+  override name = 'NoEvmNetworkError'
+  constructor() {
+    super('The project has no EVM network.')
+  }
+}
+
+/** The EVM layer was started before the host was verified. */
+export class UnverifiedHostError extends BaseError {
+  override name = 'UnverifiedHostError'
+  constructor() {
+    super('The EVM layer needs a verified host.')
+  }
+}
+
+/** A WalletConnect wallet answered the pairing without opening a session. */
+export class NoSessionError extends BaseError {
+  override name = 'NoSessionError'
+  constructor() {
+    super('The wallet did not open a session.')
+  }
+}
+
+/** A switch to a chain the widget's wagmi config does not hold. */
+export class ChainNotConfiguredError extends BaseError {
+  override name = 'ChainNotConfiguredError'
+  constructor(chainId: number) {
+    super(`Chain ${chainId} is not configured.`)
+  }
+}
+
+/** The visitor closed the social login popup (the message is the translated copy). */
+export class PopupClosedError extends BaseError {
+  override name = 'PopupClosedError'
+}
+
+/** A sent transaction was mined but reverted. */
+export class TransactionRevertedError extends BaseError {
+  override name = 'TransactionRevertedError'
+  constructor() {
+    super('The transaction reverted.')
+  }
+}
