@@ -31,7 +31,6 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: 'e2e',
-  // e2e/support holds test parts with their own Vitest tests (`*.test.ts`).
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
   timeout: 30_000,

@@ -1,5 +1,15 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+// By path: Vite loads a config's packages with Node, which runs no TypeScript.
+import { origins, relayUrl } from './packages/dev-stack/src/stack.ts'
+
+/** The build-time settings the widget and frame builds take from the dev stack when unset. */
+const devBuildEnv = {
+  VITE_API_URL: origins.api,
+  VITE_SECURE_FRAME_URL: origins.secure,
+  VITE_WALLETCONNECT_RELAY_URL: relayUrl,
+  VITE_WIDGET_ORIGIN: origins.widget,
+}
 
 export default defineConfig({
   test: {
@@ -26,19 +36,27 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'widget', root: 'apps/widget', include: ['src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'widget',
+          root: 'apps/widget',
+          include: ['src/**/*.test.ts'],
+          env: devBuildEnv,
+        },
+      },
       {
         test: {
           name: 'secure-frame',
           root: 'apps/secure-frame',
           include: ['src/**/*.test.ts', 'server/**/*.test.ts'],
+          env: devBuildEnv,
         },
       },
       {
         test: {
-          name: 'e2e-support',
-          root: 'e2e/support',
-          include: ['*.test.ts'],
+          name: 'dev-stack',
+          root: 'packages/dev-stack',
+          include: ['src/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -14,12 +14,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
 import { configFromEnv } from '../apps/api/src/config.ts'
 import { createDb } from '../apps/api/src/db/db.ts'
 import { migrate } from '../apps/api/src/db/migrations.ts'
-import { type ApiProcess, startApiProcess } from '../apps/api/src/processTesting.ts'
 import { createProject, setProjectHeavyRpc } from '../apps/api/src/projects.ts'
-import { type LocalAnvil, startAnvil } from '../e2e/support/localAnvil.ts'
+import { type ApiProcess, startApiProcess } from '../apps/api/test/process.ts'
 
 /** Requests in flight at once in the attack, as in the issue. */
 const attackConcurrency = 250

@@ -6,9 +6,17 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { anvil, anvilUrl, devKey, localChain, workerKey } from '@porthole/dev-stack/anvil'
+import { signInWithFarcaster } from '@porthole/dev-stack/farcasterApp'
+import { devFarcaster, ports } from '@porthole/dev-stack/stack'
+import {
+  mailCount,
+  stackMessages,
+  waitForApprovalLink,
+  waitForCode,
+} from '@porthole/dev-stack/stackMail'
 import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { devFarcaster, ports } from '../scripts/stack.ts'
 import {
   approveDevice,
   approveInWindow,
@@ -24,9 +32,6 @@ import {
   startRequest,
 } from './embeddedFixtures.ts'
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
-import { anvil, anvilUrl, devKey, localChain, workerKey } from './support/anvil.ts'
-import { signInWithFarcaster } from './support/farcasterApp.ts'
-import { mailCount, stackMessages, waitForApprovalLink, waitForCode } from './support/stackMail.ts'
 
 /**
  * Continue on an email asked for moments ago: within 30 s the API refuses
@@ -187,7 +192,7 @@ test.describe('social login', () => {
     const other = await context.newPage()
     await openHost(other)
     await openModal(other)
-    // The stand-in's default user (e2e/support/oidcProvider.ts).
+    // The stand-in's default user (@porthole/dev-stack/oidcProvider).
     const googleEmail = 'alice@example.com'
     const since = await mailCount()
     await widget(other).getByRole('button', { name: 'Google' }).click()

@@ -7,9 +7,9 @@ import {
   type FrameLocator,
   type Page,
 } from '@playwright/test'
+import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import type { Address } from 'viem'
 import { hostState, openModal, origins, widget } from './fixtures.ts'
-import { mailCount, waitForCode } from './support/stackMail.ts'
 
 export type ProviderWindow = Window & {
   Wallet: {

@@ -7,12 +7,12 @@
  */
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
 import { formatBalance } from '@porthole/chains/Format'
+import { anvil, workerKey } from '@porthole/dev-stack/anvil'
+import { devToken } from '@porthole/dev-stack/stack'
+import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { type Address, erc20Abi, type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { devToken } from '../scripts/stack.ts'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
-import { anvil, workerKey } from './support/anvil.ts'
-import { installTestWallet, type TestWallet } from './support/testWallet.ts'
 
 type ProviderWindow = Window & {
   Wallet: {

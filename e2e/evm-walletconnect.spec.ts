@@ -5,12 +5,12 @@
  * through the session, and an expired pairing replaced by a fresh one.
  */
 import { expect, type Page, test } from '@playwright/test'
+import { anvil, anvilUrl, walletConnectKey } from '@porthole/dev-stack/anvil'
+import { relayUrl } from '@porthole/dev-stack/stack'
+import { createTestWalletKit, type TestWalletKit } from '@porthole/dev-stack/walletKit'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { relayUrl } from '../scripts/stack.ts'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
-import { anvil, anvilUrl, walletConnectKey } from './support/anvil.ts'
-import { createTestWalletKit, type TestWalletKit } from './support/walletKit.ts'
 
 type ProviderWindow = Window & {
   Wallet: { provider: { request(args: { method: string; params?: unknown }): Promise<unknown> } }

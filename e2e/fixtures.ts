@@ -1,6 +1,6 @@
 /** Shared e2e helpers: the demo host, the widget frame, and the host-visible state. */
 import { expect, type FrameLocator, type Page } from '@playwright/test'
-import { origins } from '../scripts/stack.ts'
+import { origins } from '@porthole/dev-stack/stack'
 
 export { origins }
 

@@ -5,12 +5,11 @@
  * `GET /siwx/sessions/check`), scoped to the host origin.
  */
 import { expect, type Page, test } from '@playwright/test'
-import { ports } from '../scripts/stack.ts'
+import { anvilUrl, createAnvilClients, workerKey } from '@porthole/dev-stack/anvil'
+import { compileContract, SMART_ACCOUNT_SOURCE } from '@porthole/dev-stack/contracts'
+import { ports } from '@porthole/dev-stack/stack'
+import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
-import { anvilUrl, workerKey } from './support/anvil.ts'
-import { compileContract } from './support/contracts.ts'
-import { createAnvilClients } from './support/localAnvil.ts'
-import { installTestWallet, type TestWallet } from './support/testWallet.ts'
 
 type SessionWindow = Window & {
   Wallet: {
@@ -179,10 +178,7 @@ test('an EIP-1271 smart-contract signer on anvil signs in (and is told sites may
     rpcUrl: anvilUrl,
     privateKey,
   })
-  const { abi, bytecode } = compileContract(
-    `${import.meta.dirname}/support/contracts/SmartAccount.sol`,
-    'SmartAccount',
-  )
+  const { abi, bytecode } = compileContract(SMART_ACCOUNT_SOURCE, 'SmartAccount')
   const hash = await walletClient.deployContract({ abi, bytecode, args: [account.address] })
   const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash })
   if (!contractAddress) throw new Error('SmartAccount was not deployed')

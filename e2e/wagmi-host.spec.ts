@@ -5,12 +5,12 @@
  * picks the test wallet), and sends a transaction on anvil through it.
  */
 import { expect, test } from '@playwright/test'
+import { anvil, workerKey } from '@porthole/dev-stack/anvil'
+import { origins } from '@porthole/dev-stack/stack'
+import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { origins } from '../scripts/stack.ts'
 import { hostState, widget } from './fixtures.ts'
-import { anvil, workerKey } from './support/anvil.ts'
-import { installTestWallet } from './support/testWallet.ts'
 
 test('a wagmi host finds Porthole by EIP-6963, connects through it and sends a transaction', async ({
   page,

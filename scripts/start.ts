@@ -15,15 +15,14 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hostRuleOf } from '@porthole/protocol/HostNames'
-import { toHex } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
-import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
-import { deployIdRegistry, deployTestToken } from '../e2e/support/contracts.ts'
-import { createFarcasterRelay, type FarcasterRelayStandIn } from '../e2e/support/farcasterRelay.ts'
-import { createMailCatcher, type MailCatcher } from '../e2e/support/mailCatcher.ts'
-import { createOidcProvider, type OidcStandIn } from '../e2e/support/oidcProvider.ts'
-import { createRelay, type Relay } from './relay.ts'
+import { deployIdRegistry, deployTestToken } from '@porthole/dev-stack/contracts'
+import {
+  createFarcasterRelay,
+  type FarcasterRelayStandIn,
+} from '@porthole/dev-stack/farcasterRelay'
+import { createMailCatcher, type MailCatcher } from '@porthole/dev-stack/mailCatcher'
+import { createOidcProvider, type OidcStandIn } from '@porthole/dev-stack/oidcProvider'
+import { createRelay, type Relay } from '@porthole/dev-stack/relay'
 import {
   devFarcaster,
   devSocialClient,
@@ -33,8 +32,12 @@ import {
   ports,
   projects,
   relayUrl,
-} from './stack.ts'
-import { createStaticServer } from './staticServer.ts'
+} from '@porthole/dev-stack/stack'
+import { createStaticServer } from '@porthole/dev-stack/staticServer'
+import { hostRuleOf } from '@porthole/protocol/HostNames'
+import { toHex } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const e2e = process.env.PORTHOLE_E2E === '1'
@@ -160,7 +163,7 @@ async function main() {
           FARCASTER_ID_REGISTRY: devFarcaster.idRegistry,
         }
       : {}),
-    // "Google" is the local OIDC stand-in (e2e/support/oidcProvider.ts), which signs in
+    // "Google" is the local OIDC stand-in (@porthole/dev-stack/oidcProvider), which signs in
     // alice@example.com with no login page.
     SOCIAL_PROVIDERS: JSON.stringify({
       google: {

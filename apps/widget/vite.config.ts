@@ -2,10 +2,9 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv, type Plugin } from 'vite'
+// By path: Vite loads a config's packages with Node, which runs no TypeScript.
+import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
 import {
-  defaultApiUrl,
-  defaultRelayUrl,
-  defaultSecureFrameUrl,
   defaultWalletConnectProjectId,
   parseUrlSetting,
   parseWebSocketUrlSetting,
@@ -50,16 +49,17 @@ export default defineConfig(({ mode }) => {
     ...loadEnv(mode, fileURLToPath(new URL('.', import.meta.url)), 'VITE_'),
     ...process.env,
   }
-  const apiUrl = parseUrlSetting('VITE_API_URL', env.VITE_API_URL, defaultApiUrl)
+  // Unset: the dev origins, from their one definition (the dev stack's).
+  const apiUrl = parseUrlSetting('VITE_API_URL', env.VITE_API_URL, origins.api)
   const secureFrameUrl = parseUrlSetting(
     'VITE_SECURE_FRAME_URL',
     env.VITE_SECURE_FRAME_URL,
-    defaultSecureFrameUrl,
+    origins.secure,
   )
   const relayUrl = parseWebSocketUrlSetting(
     'VITE_WALLETCONNECT_RELAY_URL',
     env.VITE_WALLETCONNECT_RELAY_URL,
-    defaultRelayUrl,
+    devRelayUrl,
   )
   const walletConnectProjectId =
     env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId
@@ -79,7 +79,7 @@ export default defineConfig(({ mode }) => {
       // No source maps ship (SECURITY.md 18): they would publish the sources, tests included.
       sourcemap: false,
     },
-    server: { port: 5171, strictPort: true },
-    preview: { port: 5171, strictPort: true },
+    server: { port: ports.widget, strictPort: true },
+    preview: { port: ports.widget, strictPort: true },
   }
 })

@@ -5,9 +5,9 @@
  * get no response and change nothing.
  */
 import { expect, test } from '@playwright/test'
+import { workerKey } from '@porthole/dev-stack/anvil'
+import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
-import { workerKey } from '../support/anvil.ts'
-import { installTestWallet } from '../support/testWallet.ts'
 
 test.describe('inv-01 bound peers', () => {
   test('a sibling frame posting well-formed messages gets no answer and changes nothing', async ({

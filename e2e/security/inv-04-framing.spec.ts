@@ -5,7 +5,7 @@
  * from the widget's origin only (SECURITY.md 1).
  */
 import { expect, type Frame, type Page, test } from '@playwright/test'
-import { projects } from '../../scripts/stack.ts'
+import { projects } from '@porthole/dev-stack/stack'
 import { openHost, origins } from '../fixtures.ts'
 
 const secureUrl = `${origins.secure}/?projectId=${projects.dev.id}`

@@ -7,11 +7,11 @@
  * second approval), the account the same account (the same address).
  */
 import { expect, type Page, test } from '@playwright/test'
+import { mailCount, stackMessages, waitForCode } from '@porthole/dev-stack/stackMail'
 import { freshEmail, loginWithEmail, type ProviderWindow } from '../embeddedFixtures.ts'
 import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
-import { mailCount, stackMessages, waitForCode } from '../support/stackMail.ts'
 
-/** Both demo origins are allowed for it; email login is on (scripts/stack.ts). */
+/** Both demo origins are allowed for it; email login is on (@porthole/dev-stack/stack). */
 const projectId = 'porthole-e2e-same-site'
 
 /** What the widget on `page` shows after Continue on an email. */

@@ -5,6 +5,7 @@
  * approval, answers once, and signs nothing afterwards.
  */
 import { expect, type Page, test } from '@playwright/test'
+import { anvil } from '@porthole/dev-stack/anvil'
 import type { Address, Hex } from 'viem'
 import { verifyMessage } from 'viem'
 import {
@@ -22,7 +23,6 @@ import {
   startRequest,
 } from '../embeddedFixtures.ts'
 import { hostState, openHost, origins } from '../fixtures.ts'
-import { anvil } from '../support/anvil.ts'
 
 const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`
 

@@ -7,9 +7,11 @@
  * nothing is signed.
  */
 import { expect, test } from '@playwright/test'
+import { anvil, anvilUrl, localChain, workerKey } from '@porthole/dev-stack/anvil'
+import { testTokenAbi } from '@porthole/dev-stack/contracts'
+import { devToken } from '@porthole/dev-stack/stack'
 import { createWalletClient, encodeFunctionData, erc20Abi, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { devToken } from '../../scripts/stack.ts'
 import {
   freshEmail,
   loginWithEmail,
@@ -19,8 +21,6 @@ import {
   startRequest,
 } from '../embeddedFixtures.ts'
 import { openHost } from '../fixtures.ts'
-import { anvil, anvilUrl, localChain, workerKey } from '../support/anvil.ts'
-import { testTokenAbi } from '../support/contracts.ts'
 
 const balanceOf = (owner: `0x${string}`) =>
   anvil.readContract({

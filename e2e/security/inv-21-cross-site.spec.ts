@@ -9,9 +9,9 @@
  * embedded.spec.ts; the API's tests refuse it from any other origin.)
  */
 import { expect, test } from '@playwright/test'
+import { mailCount, stackMessages, waitForCode } from '@porthole/dev-stack/stackMail'
 import { freshEmail } from '../embeddedFixtures.ts'
 import { openHost, openModal, origins, widget } from '../fixtures.ts'
-import { mailCount, stackMessages, waitForCode } from '../support/stackMail.ts'
 
 const loginPath = '/auth/v1/login/email'
 

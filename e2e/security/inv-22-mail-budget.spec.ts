@@ -2,7 +2,7 @@
  * SECURITY.md 22 (issue 11 §4): a project's shared mail budget, once spent,
  * raises the cost of a mail instead of turning email login off. The e2e
  * project `porthole-e2e-mail-budget` has a budget of 20 mails per 10
- * minutes (scripts/stack.ts). An attacker's script spends it from 20
+ * minutes (@porthole/dev-stack/stack). An attacker's script spends it from 20
  * addresses (the stack trusts 127.0.0.1 as a proxy, so its
  * `X-Forwarded-For` names each client; the browser sends none and is
  * 127.0.0.1); then a visitor from a fresh address, through the widget, still
@@ -11,10 +11,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expect, test } from '@playwright/test'
-import { ports, projects } from '../../scripts/stack.ts'
+import { ports, projects } from '@porthole/dev-stack/stack'
+import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import { freshEmail } from '../embeddedFixtures.ts'
 import { openHost, openModal, origins, widget } from '../fixtures.ts'
-import { mailCount, waitForCode } from '../support/stackMail.ts'
 
 const project = projects.e2e.find((candidate) => candidate.id === 'porthole-e2e-mail-budget')
 const loginPath = '/auth/v1/login/email'

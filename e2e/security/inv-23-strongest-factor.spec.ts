@@ -8,14 +8,19 @@
  * the Google identity is linked, and signs that device in without mail.
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import {
+  mailCount,
+  stackMessages,
+  waitForApprovalLink,
+  waitForCode,
+} from '@porthole/dev-stack/stackMail'
 import { approveDevice, freshEmail, loginWithEmail } from '../embeddedFixtures.ts'
 import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
-import { mailCount, stackMessages, waitForApprovalLink, waitForCode } from '../support/stackMail.ts'
 
 /**
  * Makes the stand-in Google sign in `email` in this context: its
  * authorization requests carry `login_hint` (the stack's stand-in makes a
- * Google account of an email it does not know; e2e/support/oidcProvider.ts).
+ * Google account of an email it does not know; @porthole/dev-stack/oidcProvider).
  */
 async function googleAccount(context: BrowserContext, email: string) {
   await context.route(

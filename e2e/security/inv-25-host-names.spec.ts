@@ -10,10 +10,10 @@
  */
 import { request } from 'node:http'
 import { expect, test } from '@playwright/test'
-import { ports } from '../../scripts/stack.ts'
+import { ports } from '@porthole/dev-stack/stack'
+import { stackMessages } from '@porthole/dev-stack/stackMail'
 import { freshEmail } from '../embeddedFixtures.ts'
 import { origins } from '../fixtures.ts'
-import { stackMessages } from '../support/stackMail.ts'
 
 /** The attacker's name, which Chromium (like a rebound DNS answer) resolves to 127.0.0.1. */
 const rebound = (port: number) => `http://rebound.localhost:${port}`

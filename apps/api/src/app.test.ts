@@ -2,11 +2,11 @@ import * as Api from '@porthole/protocol/Api'
 import fc from 'fast-check'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../test/db.js'
+import { createMemoryMailer, createTestClient, newDeviceId, signUp } from '../test/embedded.js'
 import { createApp } from './app.js'
 import { testConfig } from './config.js'
 import type { Db } from './db/db.js'
-import { createTestDb, type TestDb } from './db/testing.js'
-import { createMemoryMailer, createTestClient, newDeviceId, signUp } from './embeddedTesting.js'
 
 let testDb: TestDb
 let app: Hono

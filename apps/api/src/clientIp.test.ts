@@ -6,6 +6,14 @@
  */
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../test/db.js'
+import {
+  createMemoryMailer,
+  createTestClient,
+  errorOf,
+  newDeviceId,
+  newEmail,
+} from '../test/embedded.js'
 import { createApp } from './app.js'
 import {
   clientAddress,
@@ -16,15 +24,7 @@ import {
   parseTrustedProxies,
   prefixKeyOf,
 } from './clientIp.js'
-import { createTestDb, type TestDb } from './db/testing.js'
 import { emailSendIpLimit } from './emailCodes.js'
-import {
-  createMemoryMailer,
-  createTestClient,
-  errorOf,
-  newDeviceId,
-  newEmail,
-} from './embeddedTesting.js'
 import { clientIp, identifyClient } from './http.js'
 
 const proxies = parseTrustedProxies('10.0.0.0/8, 192.168.1.7, fd00::/8')

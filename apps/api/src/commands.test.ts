@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../test/db.js'
 import { runProjectCommand } from './commands.js'
-import { createTestDb, type TestDb } from './db/testing.js'
 import { chargeMailBudget } from './emailCodes.js'
 import { getProject } from './projects.js'
 

@@ -6,9 +6,7 @@
  */
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp } from './app.js'
-import { browserEndpoints, crossSiteExempt, findBrowserEndpoint, mediaType } from './crossSite.js'
-import { createTestDb, type TestDb } from './db/testing.js'
+import { createTestDb, type TestDb } from '../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -19,7 +17,9 @@ import {
   newIp,
   signUp,
   type TestClient,
-} from './embeddedTesting.js'
+} from '../test/embedded.js'
+import { createApp } from './app.js'
+import { browserEndpoints, crossSiteExempt, findBrowserEndpoint, mediaType } from './crossSite.js'
 
 const secureFrame = 'http://secure.localhost:5172'
 const widget = 'http://widget.localhost:5171'

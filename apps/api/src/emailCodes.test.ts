@@ -10,9 +10,19 @@ import { ProofOfWorkRequired } from '@porthole/protocol/Embedded'
 import { leadingZeroBits } from '@porthole/protocol/ProofOfWork'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { createTestDb, type TestDb } from '../test/db.js'
+import {
+  createMemoryMailer,
+  createTestClient,
+  errorOf,
+  type MemoryMailer,
+  newDeviceId,
+  newEmail,
+  signUp,
+  type TestClient,
+} from '../test/embedded.js'
 import { createApp } from './app.js'
 import { parseTrustedProxies } from './clientIp.js'
-import { createTestDb, type TestDb } from './db/testing.js'
 import {
   chargeMailBudget,
   emailAddressLimit,
@@ -24,16 +34,6 @@ import {
   projectMailBudget,
   setProjectMailBudget,
 } from './emailCodes.js'
-import {
-  createMemoryMailer,
-  createTestClient,
-  errorOf,
-  type MemoryMailer,
-  newDeviceId,
-  newEmail,
-  signUp,
-  type TestClient,
-} from './embeddedTesting.js'
 import { ProjectError } from './errors.js'
 import { createProject } from './projects.js'
 import {

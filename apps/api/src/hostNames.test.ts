@@ -8,9 +8,7 @@
 import { ErrorBody } from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp } from './app.js'
-import type { Config } from './config.js'
-import { createTestDb, type TestDb } from './db/testing.js'
+import { createTestDb, type TestDb } from '../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -19,7 +17,9 @@ import {
   newEmail,
   newIp,
   signUp,
-} from './embeddedTesting.js'
+} from '../test/embedded.js'
+import { createApp } from './app.js'
+import type { Config } from './config.js'
 import { devOutboxPath } from './routes/devOutbox.js'
 
 const secureFrame = 'http://secure.localhost:5172'

@@ -15,7 +15,7 @@ import {
   runRefusedApiProcess,
   startApiProcess,
   statusWithHost,
-} from './processTesting.js'
+} from '../test/process.js'
 
 describe('PORTHOLE_ENV=production refuses development settings at start-up, one line each', () => {
   const key = Buffer.alloc(32, 7).toString('base64')

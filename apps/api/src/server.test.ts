@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { fakeWallet, newDeviceId, newEmail } from './embeddedTesting.js'
+import { fakeWallet, newDeviceId, newEmail } from '../test/embedded.js'
 import {
   type ApiProcess,
   baseEnv,
@@ -10,7 +10,7 @@ import {
   outboxToken,
   startApiProcess,
   startLocalPostgres,
-} from './processTesting.js'
+} from '../test/process.js'
 
 /** Calls one API process over HTTP, as the secure frame does (JSON, from its origin). */
 function clientOf(api: ApiProcess) {

@@ -111,6 +111,7 @@ describe('inv-18 build', () => {
     ['e2e (a word start: `#2e2e33` is a colour)', /\be2e/i],
     ['vitest', /vitest/i],
     ['playwright', /playwright/i],
+    ['a test helper (test/, whose every module sets this marker)', /porthole:test-only/],
     ['process.env', /process\.env/],
     ['import.meta.env', /import\.meta\.env/],
     ['VITE_', /VITE_/],

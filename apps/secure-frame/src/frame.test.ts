@@ -4,8 +4,8 @@ import * as Secure from '@porthole/protocol/Secure'
 import fc from 'fast-check'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import packageJson from '../package.json' with { type: 'json' }
+import { createTestContext, type TestContext } from '../test/testContext.js'
 import { type SecureChannel, startFrame } from './frame.js'
-import { createTestContext, type TestContext } from './internal/testContext.js'
 
 type WidgetChannel = Channel.Channel<Secure.WidgetSpec, Secure.SecureSpec>
 

@@ -18,7 +18,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const forbidden = ['wagmi', 'viem', '@solana', 'walletconnect'] as const
 /** Test-only switches and test tooling: none may reach a production bundle. */
-const testOnly = [/__TEST__/, /vitest/i, /playwright/i, /\be2e/i] as const
+const testOnly = [
+  /__TEST__/,
+  /vitest/i,
+  /playwright/i,
+  /\be2e/i,
+  // What every test helper module (test/, never src/) sets when it loads.
+  /porthole:test-only/,
+] as const
 /** Gzipped JavaScript loaded before the first paint (React, router, query, zod, the views). */
 const entryBudget = 150 * 1024
 

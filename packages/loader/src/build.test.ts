@@ -21,6 +21,13 @@ describe('buildLoader', () => {
   test.each([
     ['loader.js', loader],
     ['index.js', index],
+  ])('%s bundles no test helper (their every module sets a marker)', (_, built) => {
+    expect(built.text).not.toContain('porthole:test-only')
+  })
+
+  test.each([
+    ['loader.js', loader],
+    ['index.js', index],
   ])("inv-02 %s posts nothing with target origin '*'", (_, built) => {
     const calls = built.text.match(/postMessage\([^;]*/g) ?? []
     // The handshake's hello and the channel's port messages.

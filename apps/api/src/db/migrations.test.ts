@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { RegistryError } from '../errors.js'
 import { getProject } from '../projects.js'
 import { migrate, migrations } from './migrations.js'
@@ -12,7 +13,6 @@ import {
   seed,
   walletRegistryDir,
 } from './seed.js'
-import { createTestDb, type TestDb } from './testing.js'
 
 // Not migrated: the tests below migrate it, then seed it, in order.
 let testDb: TestDb

@@ -1,22 +1,8 @@
 import { inspect } from 'node:util'
+import { createMailCatcher, extractCode, type MailCatcher } from '@porthole/dev-stack/mailCatcher'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
-import {
-  createMailCatcher,
-  extractCode,
-  type MailCatcher,
-} from '../../../../e2e/support/mailCatcher.js'
-import { createApp } from '../app.js'
-import type { Db, Queryable } from '../db/db.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
-import {
-  emailResendSeconds,
-  emailSendIpLimit,
-  maxOtpAttempts,
-  otpMailSubject,
-  otpTtlSeconds,
-  pruneEmailLogin,
-} from '../emailCodes.js'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -25,7 +11,17 @@ import {
   newIp,
   newEmail as randomEmail,
   type TestClient,
-} from '../embeddedTesting.js'
+} from '../../test/embedded.js'
+import { createApp } from '../app.js'
+import type { Db, Queryable } from '../db/db.js'
+import {
+  emailResendSeconds,
+  emailSendIpLimit,
+  maxOtpAttempts,
+  otpMailSubject,
+  otpTtlSeconds,
+  pruneEmailLogin,
+} from '../emailCodes.js'
 import { MailError } from '../errors.js'
 import { devOutboxSize, type Mailer } from '../mailer.js'
 import { pageCsp } from '../pages.js'

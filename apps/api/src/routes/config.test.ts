@@ -1,8 +1,8 @@
 import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject, setProjectNetworks } from '../projects.js'
 
 let testDb: TestDb

@@ -1,8 +1,6 @@
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp } from '../app.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
-import { emailResendSeconds, maxOtpAttempts, otpTtlSeconds } from '../emailCodes.js'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -11,7 +9,9 @@ import {
   newEmail,
   signUp,
   type TestClient,
-} from '../embeddedTesting.js'
+} from '../../test/embedded.js'
+import { createApp } from '../app.js'
+import { emailResendSeconds, maxOtpAttempts, otpTtlSeconds } from '../emailCodes.js'
 import { createSession, createUser, verifyDevice } from '../users.js'
 import { primaryMailSubject, secondaryMailSubject } from './emailUpdate.js'
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { readWalletRegistry, walletRegistryDir } from '../db/seed.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
 
 let testDb: TestDb
 let app: Hono

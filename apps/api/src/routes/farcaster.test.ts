@@ -5,24 +5,22 @@
  */
 import { randomBytes } from 'node:crypto'
 import { inspect } from 'node:util'
-import type { Hono } from 'hono'
-import type { Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
-import { deployIdRegistry } from '../../../../e2e/support/contracts.js'
+import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
+import { deployIdRegistry } from '@porthole/dev-stack/contracts'
 import {
   type FarcasterMessageOverrides,
   parseChannelUrl,
   signInWithFarcaster,
-} from '../../../../e2e/support/farcasterApp.js'
+} from '@porthole/dev-stack/farcasterApp'
 import {
   createFarcasterRelay,
   type FarcasterRelayStandIn,
-} from '../../../../e2e/support/farcasterRelay.js'
-import { type LocalAnvil, startAnvil } from '../../../../e2e/support/localAnvil.js'
-import { createApp } from '../app.js'
-import type { Config } from '../config.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
+} from '@porthole/dev-stack/farcasterRelay'
+import type { Hono } from 'hono'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -32,7 +30,9 @@ import {
   newDeviceId,
   newEmail,
   type TestClient,
-} from '../embeddedTesting.js'
+} from '../../test/embedded.js'
+import { createApp } from '../app.js'
+import type { Config } from '../config.js'
 import { sha256Hex } from '../users.js'
 import { farcasterLoginTtlSeconds, farcasterStartIpLimit } from './farcaster.js'
 

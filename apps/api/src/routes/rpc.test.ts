@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { type LocalAnvil, startAnvil } from '../../../../e2e/support/localAnvil.js'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { parseTrustedProxies } from '../clientIp.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject, rpcBudgetUsage, setProjectHeavyRpc } from '../projects.js'
 import {
   isMethodAllowed,

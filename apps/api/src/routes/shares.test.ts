@@ -3,9 +3,7 @@ import { inspect } from 'node:util'
 import type { Hono } from 'hono'
 import { getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
-import { createApp } from '../app.js'
-import { developmentShareKey, shareKeyId } from '../config.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -15,7 +13,9 @@ import {
   newDeviceId,
   signUp,
   type TestClient,
-} from '../embeddedTesting.js'
+} from '../../test/embedded.js'
+import { createApp } from '../app.js'
+import { developmentShareKey, shareKeyId } from '../config.js'
 import { ShareKeyError } from '../errors.js'
 import { sha256Hex } from '../users.js'
 import { maxSharesBodyBytes } from './shares.js'

@@ -13,9 +13,9 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { parseTrustedProxies } from '../clientIp.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
 import { createProject, setProjectOrigins } from '../projects.js'
 import {
   maxClockSkewSeconds,

@@ -3,17 +3,15 @@ import type { AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
 import { runInNewContext } from 'node:vm'
 import { serve } from '@hono/node-server'
-import { SocialDoneMessage } from '@porthole/protocol/Embedded'
-import type { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
 import {
   createOidcProvider,
   defaultOidcUser,
   type OidcStandIn,
-} from '../../../../e2e/support/oidcProvider.js'
-import { createApp } from '../app.js'
-import type { Config } from '../config.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
+} from '@porthole/dev-stack/oidcProvider'
+import { SocialDoneMessage } from '@porthole/protocol/Embedded'
+import type { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
@@ -24,7 +22,9 @@ import {
   newEmail,
   signUp,
   type TestClient,
-} from '../embeddedTesting.js'
+} from '../../test/embedded.js'
+import { createApp } from '../app.js'
+import type { Config } from '../config.js'
 import { OAuthProviderError } from '../errors.js'
 import { donePageCsp, doneScript, noOpenerMessage, pageCsp } from '../pages.js'
 import { sha256Hex } from '../users.js'

@@ -2,9 +2,9 @@ import * as Api from '@porthole/protocol/Api'
 import { TokenList } from '@porthole/protocol/Tokens'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { configFromEnv, memoryDir } from '../config.js'
-import { createTestDb, type TestDb } from '../db/testing.js'
 
 const weth = {
   address: '0x4200000000000000000000000000000000000006',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createEvent, FakeDocument, type FakeElement, FakePopup } from './fakeDom.js'
+import { createEvent, FakeDocument, type FakeElement, FakePopup } from '../../test/fakeDom.js'
 import { popupDecidedCloseMs } from './openPopup.js'
 import { notOpenedMessage, startApprovalPopup } from './popupPage.js'
 import { messageType } from './popupProtocol.js'

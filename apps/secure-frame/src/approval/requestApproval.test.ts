@@ -6,7 +6,7 @@
  * trusted ones a user would.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createEvent, FakeDocument, type FakeElement, type FakePopup } from './fakeDom.js'
+import { createEvent, FakeDocument, type FakeElement, type FakePopup } from '../../test/fakeDom.js'
 import { popupClosedPollMs } from './openPopup.js'
 import { messageType } from './popupProtocol.js'
 import { type ApprovalRequest, hashRequest } from './request.js'

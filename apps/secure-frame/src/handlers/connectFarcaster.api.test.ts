@@ -30,19 +30,20 @@ type TestDb = {
 type Mailer = { link(to: string): URL; code(to: string): string }
 type Relay = { url: string; close(): Promise<void> }
 type Anvil = { url: string; stop(): Promise<void> }
+/** A module by path (relative to this file) or by package name, untyped on purpose. */
 const load = async <module>(path: string) =>
-  (await import(new URL(path, import.meta.url).href)) as module
+  (await import(path.startsWith('.') ? new URL(path, import.meta.url).href : path)) as module
 const { createApp } = await load<{
   createApp(options: { config: unknown; db: unknown; mailer: unknown }): App
 }>('../../../api/src/app.ts')
 const { createTestDb } = await load<{
   createTestDb(overrides: Record<string, unknown>): Promise<TestDb>
-}>('../../../api/src/db/testing.ts')
+}>('../../../api/test/db.ts')
 const { createMemoryMailer } = await load<{ createMemoryMailer(): Mailer }>(
-  '../../../api/src/embeddedTesting.ts',
+  '../../../api/test/embedded.ts',
 )
 const { createFarcasterRelay } = await load<{ createFarcasterRelay(): Promise<Relay> }>(
-  '../../../../e2e/support/farcasterRelay.ts',
+  '@porthole/dev-stack/farcasterRelay',
 )
 const { signInWithFarcaster } = await load<{
   signInWithFarcaster(options: {
@@ -52,17 +53,15 @@ const { signInWithFarcaster } = await load<{
     fid: number
     signWith?: Hex
   }): Promise<{ status: number }>
-}>('../../../../e2e/support/farcasterApp.ts')
-const { startAnvil } = await load<{ startAnvil(): Promise<Anvil> }>(
-  '../../../../e2e/support/localAnvil.ts',
-)
+}>('@porthole/dev-stack/farcasterApp')
+const { startAnvil } = await load<{ startAnvil(): Promise<Anvil> }>('@porthole/dev-stack/anvil')
 const { deployIdRegistry } = await load<{
   deployIdRegistry(options: {
     rpcUrl: string
     privateKey: Hex
     register: { fid: number; custody: Hex }[]
   }): Promise<{ address: Hex }>
-}>('../../../../e2e/support/contracts.ts')
+}>('@porthole/dev-stack/contracts')
 
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const CUSTODY_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'

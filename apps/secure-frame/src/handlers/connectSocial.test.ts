@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { memoryApiUrl } from '../internal/memoryApi.js'
-import { createTestContext } from '../internal/testContext.js'
+import { memoryApiUrl } from '../../test/memoryApi.js'
+import { createTestContext } from '../../test/testContext.js'
 import { connectFarcaster, maxPendingFarcasterLogins } from './connectFarcaster.js'
 import { connectSocial, notDoneUriMessage, readDoneUri } from './connectSocial.js'
 import { getSocialRedirectUri, maxPendingStates } from './getSocialRedirectUri.js'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createTestContext, loginWithEmail } from '../internal/testContext.js'
+import { createTestContext, loginWithEmail } from '../../test/testContext.js'
 import { connectEmail } from './connectEmail.js'
 import { connectOtp } from './connectOtp.js'
 import { updateEmail } from './updateEmail.js'

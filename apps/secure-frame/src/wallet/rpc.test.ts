@@ -1,4 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519'
+import { createAnvilClients, type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
+import { deployTestToken, testTokenAbi } from '@porthole/dev-stack/contracts'
 import { safeMethods } from '@porthole/protocol/EmbeddedRpc'
 import { ErrorMessage, RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58 } from '@scure/base'
@@ -18,17 +20,11 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { deployTestToken, testTokenAbi } from '../../../../e2e/support/contracts.js'
-import {
-  createAnvilClients,
-  type LocalAnvil,
-  startAnvil,
-} from '../../../../e2e/support/localAnvil.js'
+import { createMemoryApi } from '../../test/memoryApi.js'
+import { createTestContext, loginWithEmail, type TestContext } from '../../test/testContext.js'
 import { toDisplay } from '../approval/decode.js'
 import { connectEmail } from '../handlers/connectEmail.js'
 import { connectOtp } from '../handlers/connectOtp.js'
-import { createMemoryApi } from '../internal/memoryApi.js'
-import { createTestContext, loginWithEmail, type TestContext } from '../internal/testContext.js'
 import { handleRpc, methodNotSupported } from './rpc.js'
 import type { ApprovalRequest, RequestApproval } from './session.js'
 

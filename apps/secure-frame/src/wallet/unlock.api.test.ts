@@ -25,14 +25,14 @@ type App = {
   request(url: string, init?: RequestInit, env?: unknown): Response | Promise<Response>
 }
 type TestDb = { db: unknown; config: unknown; close(): Promise<void> }
-const apiSource = (file: string) => new URL(`../../../api/src/${file}`, import.meta.url).href
-const { createApp } = (await import(apiSource('app.ts'))) as {
+const apiSource = (file: string) => new URL(`../../../api/${file}`, import.meta.url).href
+const { createApp } = (await import(apiSource('src/app.ts'))) as {
   createApp(options: { config: unknown; db: unknown; mailer: Mailer; now: () => Date }): App
 }
-const { createTestDb } = (await import(apiSource('db/testing.ts'))) as {
+const { createTestDb } = (await import(apiSource('test/db.ts'))) as {
   createTestDb(overrides: { publicApiUrl: string }): Promise<TestDb>
 }
-const { createMemoryMailer } = (await import(apiSource('embeddedTesting.ts'))) as {
+const { createMemoryMailer } = (await import(apiSource('test/embedded.ts'))) as {
   createMemoryMailer(): Mailer
 }
 

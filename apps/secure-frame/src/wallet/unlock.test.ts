@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { createMemoryApi, type MemoryApi } from '../../test/memoryApi.js'
 import { ApiError } from '../api.js'
 import { WalletMismatchError } from '../errors.js'
-import { createMemoryApi, type MemoryApi } from '../internal/memoryApi.js'
 import { combineShares, createEntropy, isSameWallet, splitEntropy, toAddresses } from './keys.js'
 import { createMemoryBackend, createStorage, type Storage } from './storage.js'
 import { unlock } from './unlock.js'

@@ -1,13 +1,15 @@
-/** Build-time defaults: the dev origins (DESIGN.md section 5). Read by `vite.config.ts` and `env.ts`. */
-export const defaultApiUrl = 'http://api.localhost:5173'
-export const defaultSecureFrameUrl = 'http://secure.localhost:5172'
-/** The local WalletConnect relay `npm start` runs (scripts/relay.ts). */
-export const defaultRelayUrl = 'ws://127.0.0.1:5174'
+/**
+ * Build-time settings, read by `vite.config.ts` and `env.ts`. The URLs'
+ * defaults are the dev origins, which the build takes from
+ * `@porthole/dev-stack/stack` (their one definition) and fixes in the bundle
+ * with `define`; the Vitest project sets the same values.
+ */
+
 /** Any id does for the local relay; the public relay needs a WalletConnect Cloud project id. */
 export const defaultWalletConnectProjectId = 'porthole-local'
 
 /** Parses a build-time URL setting: an http(s) URL, returned without a trailing slash. */
-export function parseUrlSetting(name: string, value: string | undefined, fallback: string): string {
+export function parseUrlSetting(name: string, value: string | undefined, fallback = ''): string {
   const raw = value === undefined || value.trim() === '' ? fallback : value.trim()
   let url: URL
   try {
@@ -24,7 +26,7 @@ export function parseUrlSetting(name: string, value: string | undefined, fallbac
 export function parseWebSocketUrlSetting(
   name: string,
   value: string | undefined,
-  fallback: string,
+  fallback = '',
 ): string {
   const raw = value === undefined || value.trim() === '' ? fallback : value.trim()
   let url: URL | undefined

@@ -37,6 +37,12 @@ describe('parseUrlSetting', () => {
     )
   })
 
+  test('refuses an unset setting that has no default', () => {
+    expect(() => parseUrlSetting('VITE_API_URL', undefined)).toThrow(
+      "VITE_API_URL must be an http(s) URL, got ''",
+    )
+  })
+
   test.each(['api.example.com', 'javascript:alert(1)', 'ftp://x.test'])('refuses %s', (value) => {
     expect(() => parseUrlSetting('VITE_API_URL', value, 'http://a.test')).toThrow(/VITE_API_URL/)
   })

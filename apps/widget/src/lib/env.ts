@@ -7,20 +7,17 @@ import { projectIdPattern } from '@porthole/protocol/Api'
 import { isTheme, type Theme } from '@porthole/protocol/Views'
 import { z } from '@porthole/protocol/zod'
 import {
-  defaultApiUrl,
-  defaultRelayUrl,
-  defaultSecureFrameUrl,
   defaultWalletConnectProjectId,
   parseUrlSetting,
   parseWebSocketUrlSetting,
 } from './defaults.js'
 
-export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL, defaultApiUrl)
+// The build (vite.config.ts) always sets these, to the dev origins when unset.
+export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL)
 
 export const secureFrameUrl = parseUrlSetting(
   'VITE_SECURE_FRAME_URL',
   import.meta.env.VITE_SECURE_FRAME_URL,
-  defaultSecureFrameUrl,
 )
 
 export const secureFrameOrigin = new URL(secureFrameUrl).origin
@@ -29,7 +26,6 @@ export const secureFrameOrigin = new URL(secureFrameUrl).origin
 export const walletConnectRelayUrl = parseWebSocketUrlSetting(
   'VITE_WALLETCONNECT_RELAY_URL',
   import.meta.env.VITE_WALLETCONNECT_RELAY_URL,
-  defaultRelayUrl,
 )
 export const walletConnectProjectId =
   import.meta.env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { memoryStorage } from '../testing/memoryStorage.js'
+import { memoryStorage } from '../../test/memoryStorage.js'
 import { readRecent, recentLimit, rememberRecent } from './recent.js'
 import { createSafeStorage, type SafeStorage } from './storage.js'
 import { initialState, store } from './store.js'

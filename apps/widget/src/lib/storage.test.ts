@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { memoryStorage } from '../testing/memoryStorage.js'
+import { memoryStorage } from '../../test/memoryStorage.js'
 import { createSafeStorage, getClientId } from './storage.js'
 
 const securityError = () => new DOMException('The operation is insecure.', 'SecurityError')

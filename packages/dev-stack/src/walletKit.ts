@@ -1,6 +1,6 @@
 /**
  * A WalletConnect wallet for tests, built on the real `@reown/walletkit`: it
- * pairs with a dapp through a relay (scripts/relay.ts in tests), approves or
+ * pairs with a dapp through a relay (relay.ts in tests), approves or
  * rejects the session proposal, and answers session requests with a viem
  * local account on anvil. Its behaviour can be switched per test: 'approve'
  * (a user who accepts everything) or 'reject' (proposals are rejected with
@@ -15,7 +15,7 @@ import { Core } from '@walletconnect/core'
 import type { CoreTypes, SessionTypes } from '@walletconnect/types'
 import { buildApprovedNamespaces, getSdkError } from '@walletconnect/utils'
 import { type Hex, numberToHex } from 'viem'
-import { createAnvilClients } from './localAnvil.ts'
+import { createAnvilClients } from './anvil.ts'
 import {
   parseChainRequest,
   parsePersonalSign,

@@ -21,13 +21,16 @@
  * twice to it or back to its publisher. Subscription ids are
  * sha256(topic + client id), the ids the clients compute themselves.
  *
- * Run it alone with `tsx scripts/relay.ts` (port from RELAY_PORT, default 5174).
+ * Run it alone with `tsx packages/dev-stack/src/relay.ts` (port from RELAY_PORT, default `ports.relay`).
  */
 import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
+import { decodeJwt } from 'jose'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
+import { z } from 'zod'
+import { ports } from './stack.ts'
 
 export type RelayOptions = { port?: number; host?: string }
 
@@ -48,8 +51,6 @@ const DEFAULT_TTL = 300
  * client drops a socket after 35 s of silence.
  */
 const PING_INTERVAL = 15_000
-
-type RpcId = number | string | bigint | null
 
 type Stored = {
   topic: string
@@ -82,7 +83,51 @@ class RpcError extends Error {
   }
 }
 
-const invalidParams = (why: string) => new RpcError(-32602, `Invalid params: ${why}`)
+const nonEmpty = z.string().min(1)
+const PublishOptions = z.object({
+  /** Seconds to keep the message. */
+  ttl: z.number().nonnegative().optional(),
+  tag: z.number().optional(),
+  /** Kept only when a non-empty string. */
+  attestation: z.string().min(1).optional().catch(undefined),
+})
+const Publish = PublishOptions.extend({ topic: nonEmpty, message: nonEmpty })
+const Topic = z.object({ topic: nonEmpty })
+const Topics = z.object({ topics: z.array(nonEmpty) })
+const paramsOf = {
+  irn_subscribe: Topic,
+  irn_batchSubscribe: Topics,
+  irn_unsubscribe: Topic,
+  irn_batchUnsubscribe: z.object({ subscriptions: z.array(Topic) }),
+  irn_publish: Publish,
+  irn_batchPublish: z.object({ messages: z.array(Publish) }),
+  irn_batchFetchMessages: Topics,
+  wc_proposeSession: PublishOptions.extend({ pairingTopic: nonEmpty, sessionProposal: nonEmpty }),
+  wc_approveSession: PublishOptions.extend({
+    pairingTopic: nonEmpty,
+    sessionTopic: nonEmpty,
+    sessionProposalResponse: nonEmpty,
+    sessionSettlementRequest: nonEmpty,
+  }),
+} as const
+/** A JSON-RPC message: a request, or a client's answer (no method) to an `irn_subscription`. */
+const Envelope = z.object({
+  id: z.unknown().optional(),
+  method: z.unknown().optional(),
+  params: z.unknown().optional(),
+})
+
+/** The params of `method`, or -32602 naming the first field that is wrong. */
+function readParams<method extends keyof typeof paramsOf>(
+  method: method,
+  value: unknown,
+): z.infer<(typeof paramsOf)[method]> {
+  const parsed = paramsOf[method].safeParse(value)
+  if (parsed.success) return parsed.data as z.infer<(typeof paramsOf)[method]>
+  const issue = parsed.error.issues[0]
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+  throw new RpcError(-32602, `Invalid params: ${where}${issue?.message ?? 'expected an object'}`)
+}
 
 export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
   const host = options.host ?? '127.0.0.1'
@@ -175,12 +220,12 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
   ): { result: unknown; afterAnswer?: () => void } {
     switch (method) {
       case 'irn_subscribe': {
-        const { topic } = readObject(params, { topic: 'string' })
+        const { topic } = readParams(method, params)
         return { result: subscribe(client, topic), afterAnswer: () => deliverKept(client, [topic]) }
       }
 
       case 'irn_batchSubscribe': {
-        const topics = readTopics(params)
+        const { topics } = readParams(method, params)
         return {
           result: topics.map((topic) => subscribe(client, topic)),
           afterAnswer: () => deliverKept(client, topics),
@@ -188,32 +233,30 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
       }
 
       case 'irn_unsubscribe': {
-        const { topic } = readObject(params, { topic: 'string' })
+        const { topic } = readParams(method, params)
         unsubscribe(client, topic)
         return { result: true }
       }
 
       case 'irn_batchUnsubscribe': {
-        const { subscriptions } = readObject(params, { subscriptions: 'array' })
-        const topics = subscriptions.map((entry) => readObject(entry, { topic: 'string' }).topic)
-        for (const topic of topics) unsubscribe(client, topic)
+        const { subscriptions } = readParams(method, params)
+        for (const { topic } of subscriptions) unsubscribe(client, topic)
         return { result: true }
       }
 
       case 'irn_publish': {
-        publish(client, readPublish(params))
+        publish(client, readParams(method, params))
         return { result: true }
       }
 
       case 'irn_batchPublish': {
-        const { messages } = readObject(params, { messages: 'array' })
-        const list = messages.map(readPublish)
-        for (const message of list) publish(client, message)
+        const { messages } = readParams(method, params)
+        for (const message of messages) publish(client, message)
         return { result: true }
       }
 
       case 'irn_batchFetchMessages': {
-        const topics = readTopics(params)
+        const { topics } = readParams(method, params)
         const messages = topics.flatMap((topic) =>
           kept(topic)
             .filter((item) => !item.deliveredTo.has(client.key))
@@ -226,11 +269,7 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
       }
 
       case 'wc_proposeSession': {
-        const { pairingTopic, sessionProposal } = readObject(params, {
-          pairingTopic: 'string',
-          sessionProposal: 'string',
-        })
-        const { ttl, attestation } = readPublishOptions(params)
+        const { pairingTopic, sessionProposal, ttl, attestation } = readParams(method, params)
         subscribe(client, pairingTopic)
         publish(client, {
           topic: pairingTopic,
@@ -243,14 +282,13 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
       }
 
       case 'wc_approveSession': {
-        const { pairingTopic, sessionTopic, sessionProposalResponse, sessionSettlementRequest } =
-          readObject(params, {
-            pairingTopic: 'string',
-            sessionTopic: 'string',
-            sessionProposalResponse: 'string',
-            sessionSettlementRequest: 'string',
-          })
-        const { ttl } = readPublishOptions(params)
+        const {
+          pairingTopic,
+          sessionTopic,
+          sessionProposalResponse,
+          sessionSettlementRequest,
+          ttl,
+        } = readParams(method, params)
         subscribe(client, sessionTopic)
         publish(client, {
           topic: pairingTopic,
@@ -280,7 +318,8 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
       send(client, { id: null, jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } })
       return
     }
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    const envelope = Envelope.safeParse(payload)
+    if (!envelope.success) {
       send(client, {
         id: null,
         jsonrpc: '2.0',
@@ -288,11 +327,8 @@ export async function createRelay(options: RelayOptions = {}): Promise<Relay> {
       })
       return
     }
-    const {
-      id = null,
-      method,
-      params,
-    } = payload as { id?: RpcId; method?: unknown; params?: unknown }
+    const { method, params } = envelope.data
+    const id = envelope.data.id ?? null
 
     // A client's answer to an irn_subscription: the message is theirs now.
     if (method === undefined) {
@@ -392,13 +428,10 @@ function toData(item: Stored) {
 /** The client's did:key from the `iss` of its auth JWT (not verified), or a fresh random key. */
 function clientKey(request: IncomingMessage): string {
   const auth = new URL(request.url ?? '/', 'ws://relay').searchParams.get('auth')
-  const payload = auth?.split('.')[1]
-  if (payload) {
+  if (auth) {
     try {
-      const { iss } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-        iss?: unknown
-      }
-      if (typeof iss === 'string' && iss.length > 0) return iss
+      const { iss } = decodeJwt(auth)
+      if (iss) return iss
     } catch {
       // Not a JWT: the client is anonymous.
     }
@@ -411,53 +444,6 @@ function subscriptionId(topic: string, key: string): string {
   return createHash('sha256')
     .update(topic + key)
     .digest('hex')
-}
-
-type Shape = { string: string; array: unknown[]; number: number }
-
-function readObject<const T extends Record<string, keyof Shape>>(
-  value: unknown,
-  fields: T,
-): { [K in keyof T]: Shape[T[K]] } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalidParams('expected an object')
-  const record = value as Record<string, unknown>
-  for (const [name, kind] of Object.entries(fields)) {
-    const field = record[name]
-    const ok =
-      kind === 'array'
-        ? Array.isArray(field)
-        : kind === 'string'
-          ? typeof field === 'string' && field.length > 0
-          : typeof field === 'number'
-    if (!ok)
-      throw invalidParams(`${name} must be a ${kind === 'string' ? 'non-empty string' : kind}`)
-  }
-  return record as { [K in keyof T]: Shape[T[K]] }
-}
-
-function readTopics(params: unknown): string[] {
-  const { topics } = readObject(params, { topics: 'array' })
-  if (!topics.every((topic) => typeof topic === 'string' && topic.length > 0))
-    throw invalidParams('topics must be non-empty strings')
-  return topics as string[]
-}
-
-function readPublishOptions(params: unknown): { ttl?: number; tag?: number; attestation?: string } {
-  const { ttl, tag, attestation } = params as Record<string, unknown>
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0))
-    throw invalidParams('ttl must be a number of seconds')
-  if (tag !== undefined && typeof tag !== 'number') throw invalidParams('tag must be a number')
-  return {
-    ttl,
-    tag,
-    attestation: typeof attestation === 'string' && attestation ? attestation : undefined,
-  }
-}
-
-function readPublish(params: unknown) {
-  const { topic, message } = readObject(params, { topic: 'string', message: 'string' })
-  return { topic, message, ...readPublishOptions(params) }
 }
 
 const BIGINT = '\u0000bigint:'
@@ -487,7 +473,7 @@ function stringifyJson(value: unknown): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const relay = await createRelay({ port: Number(process.env.RELAY_PORT ?? 5174) })
+  const relay = await createRelay({ port: Number(process.env.RELAY_PORT ?? ports.relay) })
   console.log(`WalletConnect relay stand-in on ${relay.url}`)
   const stop = () => {
     relay.close().then(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createAnvilClients, startAnvil } from './localAnvil.ts'
+import { createAnvilClients, startAnvil } from './anvil.ts'
 
 /** Anvil's second default dev account. */
 const DEV_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'

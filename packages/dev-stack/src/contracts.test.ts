@@ -16,6 +16,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createAnvilClients, type LocalAnvil, startAnvil } from './anvil.ts'
 import {
   CompileError,
   compileContract,
@@ -23,7 +24,6 @@ import {
   TEST_TOKEN_SOURCE,
   testTokenAbi,
 } from './contracts.ts'
-import { createAnvilClients, type LocalAnvil, startAnvil } from './localAnvil.ts'
 
 /** Anvil's default dev accounts 0, 1 and 2. */
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'

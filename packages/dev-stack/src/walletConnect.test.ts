@@ -1,5 +1,5 @@
 /**
- * WalletConnect without the internet: the local relay (scripts/relay.ts) on
+ * WalletConnect without the internet: the local relay (relay.ts) on
  * its own with raw WebSockets, then the dapp side the widget uses
  * (`@walletconnect/universal-provider`) paired over it with a real WalletKit
  * wallet (walletKit.ts) that answers on a real anvil (on a free port, not the
@@ -18,8 +18,8 @@ import {
 } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
-import { createRelay, type Relay } from '../../scripts/relay.ts'
-import { type LocalAnvil, startAnvil } from './localAnvil.ts'
+import { type LocalAnvil, startAnvil } from './anvil.ts'
+import { createRelay, type Relay } from './relay.ts'
 import { createMemoryStorage, createTestWalletKit, type TestWalletKit } from './walletKit.ts'
 
 /** Anvil's fourth default dev account, which no test signs with. */

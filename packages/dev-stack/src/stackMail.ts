@@ -2,8 +2,9 @@
  * The mail the e2e stack's SMTP catcher caught (scripts/start.ts serves it as
  * JSON at `origins.mail/messages`), read from a test's own process.
  */
-import { origins } from '../../scripts/stack.ts'
+
 import { extractCode } from './mailCatcher.ts'
+import { origins } from './stack.ts'
 
 export type StackMail = { from: string; to: string[]; subject: string; text: string; date: string }
 

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md 25 for the widget's server of `npm start` (scripts/staticServer.ts,
+ * SECURITY.md 25 for the widget's server of `npm start` (staticServer.ts,
  * a part of the stack the e2e suite runs): with `hosts`, a DNS-rebound name
  * gets 421 and no file; without, it serves any name (the demo host pages).
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hostRuleOf } from '@porthole/protocol/HostNames'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createStaticServer, type StaticServerOptions } from '../../scripts/staticServer.ts'
+import { createStaticServer, type StaticServerOptions } from './staticServer.ts'
 
 let root: string
 const servers: Server[] = []

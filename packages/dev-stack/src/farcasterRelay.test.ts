@@ -7,6 +7,7 @@ import { type Address, type Hex, isAddressEqual, recoverMessageAddress } from 'v
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createAnvilClients, type LocalAnvil, startAnvil } from './anvil.ts'
 import {
   compileContract,
   deployIdRegistry,
@@ -15,7 +16,6 @@ import {
 } from './contracts.ts'
 import { parseChannelUrl, signInWithFarcaster } from './farcasterApp.ts'
 import { createFarcasterRelay, type FarcasterRelayStandIn } from './farcasterRelay.ts'
-import { createAnvilClients, type LocalAnvil, startAnvil } from './localAnvil.ts'
 
 /** Anvil's dev accounts 0 (deployer) and 1 (a custody key). */
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'

@@ -11,7 +11,7 @@
  */
 import type { Page } from '@playwright/test'
 import { type Hex, isAddress, numberToHex } from 'viem'
-import { createAnvilClients } from './localAnvil.ts'
+import { createAnvilClients } from './anvil.ts'
 import {
   invalidParams,
   parseChainRequest,

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { type Abi, type Address, createPublicClient, type Hex, http, isHex, parseAbi } from 'viem'
-import { createAnvilClients } from './localAnvil.ts'
+import { createAnvilClients } from './anvil.ts'
 
 /** The part of solc-js used here (its own typings are all `any`). */
 type Solc = {
@@ -196,6 +196,9 @@ export async function deployTestToken(
 }
 
 export const ID_REGISTRY_SOURCE = join(import.meta.dirname, 'contracts', 'IdRegistry.sol')
+
+/** An EIP-1271 smart account owned by one key, with a factory (EIP-6492 tests). */
+export const SMART_ACCOUNT_SOURCE = join(import.meta.dirname, 'contracts', 'SmartAccount.sol')
 
 /**
  * The ABI of `contracts/IdRegistry.sol`, typed for viem; contracts.test.ts

@@ -15,8 +15,8 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { chromiumArgs } from '../../playwright.config.ts'
-import { type LocalAnvil, startAnvil } from './localAnvil.ts'
+import { chromiumArgs } from '../../../playwright.config.ts'
+import { type LocalAnvil, startAnvil } from './anvil.ts'
 import { installTestWallet, type TestWallet } from './testWallet.ts'
 
 /** Anvil's second default dev account. */

@@ -1,5 +1,7 @@
 /**
- * Anvil nodes on this machine, for the test parts.
+ * Anvil nodes on this machine: the dev stack's node (port 8545, which
+ * `npm start` runs) as the e2e tests and the bench see it, and private nodes
+ * for the Vitest tests.
  *
  * `startAnvil()` starts a private node for a Vitest test file, on a free port
  * (not the dev stack's 8545), and resolves once it answers eth_chainId; when
@@ -18,8 +20,10 @@ import {
   type Hex,
   http,
   numberToHex,
+  toHex,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { ports } from './stack.ts'
 
 export type StartAnvilOptions = {
   /** Defaults to 31337, anvil's own. */
@@ -36,7 +40,7 @@ export type LocalAnvil = {
   log(): string
 }
 
-const anvilBin = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'anvil')
+const anvilBin = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'anvil')
 const startTimeout = 30_000
 
 export async function startAnvil(options: StartAnvilOptions = {}): Promise<LocalAnvil> {
@@ -129,3 +133,31 @@ export function createAnvilClients(options: AnvilClientsOptions) {
     walletClient: createWalletClient({ account, chain, transport }),
   }
 }
+
+export const anvilUrl = `http://127.0.0.1:${ports.anvil}`
+
+export const localChain = defineChain({
+  id: 31337,
+  name: 'Porthole Local',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [anvilUrl] } },
+})
+
+export const anvil = createPublicClient({ chain: localChain, transport: http(anvilUrl) })
+
+const mnemonic = 'test test test test test test test test test test test junk'
+
+/** Anvil's dev account `index` (0–9 hold 10 000 ETH on a fresh node). */
+export function devKey(index: number): Hex {
+  const key = mnemonicToAccount(mnemonic, { addressIndex: index }).getHdKey().privateKey
+  if (!key) throw new Error(`No key for dev account ${index}`)
+  return toHex(key)
+}
+
+/**
+ * The dev accounts the browser tests use, one per worker: 2–4 for injected
+ * wallets, 5–7 for WalletConnect wallets (0 deploys the dev token at
+ * start-up; 1 is left to the Vitest tests of the test parts).
+ */
+export const workerKey = (workerIndex: number): Hex => devKey(2 + (workerIndex % 3))
+export const walletConnectKey = (workerIndex: number): Hex => devKey(5 + (workerIndex % 3))

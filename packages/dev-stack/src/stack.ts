@@ -7,12 +7,12 @@ export const ports = {
   secure: 5172,
   api: 5173,
   relay: 5174,
-  /** The OIDC provider standing in for Google (e2e/support/oidcProvider.ts). */
+  /** The OIDC provider standing in for Google (oidcProvider.ts). */
   idp: 5175,
   /** e2e only: the SMTP server catching the API's mail, and its HTTP listing. */
   smtp: 5176,
   mail: 5177,
-  /** e2e only: a Farcaster relay stand-in (e2e/support/farcasterRelay.ts). */
+  /** e2e only: a Farcaster relay stand-in (farcasterRelay.ts). */
   farcaster: 5178,
   /** e2e only: the demo host again, on another port of 127.0.0.1: another origin on the same site. */
   demoSameSite: 5180,
@@ -85,14 +85,14 @@ export const devFarcaster = {
   fid: 20_001,
 } as const
 
-/** The local WalletConnect relay (scripts/relay.ts), the widget's default relay URL. */
+/** The local WalletConnect relay (relay.ts), the widget's default relay URL. */
 export const relayUrl = `ws://127.0.0.1:${ports.relay}`
 
 /** Anvil's dev account 0, which deploys the dev token as the node's first transaction. */
 export const devTokenDeployer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
 
 /**
- * An ERC-20 on the local chain (e2e/support/contracts/TestToken.sol), deployed
+ * An ERC-20 on the local chain (contracts/TestToken.sol), deployed
  * by `npm start` as anvil's first transaction, so its address is known ahead.
  * Every dev account (0–9) holds 1 000 000 of it.
  */

@@ -1,11 +1,15 @@
 /**
  * Sign-in with a smart-contract wallet, checked by the API on a real chain:
- * contracts/SmartAccount.sol (EIP-1271, owned by one key) deployed to a
+ * @porthole/dev-stack's contracts/SmartAccount.sol (EIP-1271, owned by one key) deployed to a
  * private anvil, and the API built with `createApp` on PGlite, its RPC
  * upstream for eip155:31337 pointing at that anvil. Also EIP-6492: a
  * signature for an account not yet deployed, with the factory call that
  * would deploy it.
  */
+
+import { createAnvilClients, type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
+import { compileContract, SMART_ACCOUNT_SOURCE } from '@porthole/dev-stack/contracts'
+import { SiwxNonce, SiwxSession, SiwxSessionCheck } from '@porthole/protocol/Siwx'
 import {
   type Address,
   encodeFunctionData,
@@ -17,11 +21,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp } from '../../apps/api/src/app.ts'
-import { createTestDb, type TestDb } from '../../apps/api/src/db/testing.ts'
-import { SiwxNonce, SiwxSession, SiwxSessionCheck } from '../../packages/protocol/src/Siwx.ts'
-import { compileContract } from './contracts.ts'
-import { createAnvilClients, type LocalAnvil, startAnvil } from './localAnvil.ts'
+import { createTestDb, type TestDb } from '../../test/db.ts'
+import { createApp } from '../app.ts'
 
 /** Anvil's default dev accounts 0 (deployer and wallet owner) and 1. */
 const OWNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -29,7 +30,6 @@ const STRANGER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f
 const owner = privateKeyToAccount(OWNER_KEY)
 const stranger = privateKeyToAccount(STRANGER_KEY)
 
-const SMART_ACCOUNT_SOURCE = `${import.meta.dirname}/contracts/SmartAccount.sol`
 const smartAccountAbi = parseAbi([
   'constructor(address owner_)',
   'function owner() view returns (address)',
