@@ -1,5 +1,8 @@
 import { availableParallelism } from 'node:os'
+import tailwindcss from '@tailwindcss/vite'
+import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { chromiumArgs } from './playwright.config.js'
 
 export default defineConfig({
   test: {
@@ -27,6 +30,25 @@ export default defineConfig({
         },
       },
       { test: { name: 'widget', root: 'apps/widget', include: ['src/**/*.test.ts'] } },
+      {
+        // Component tests of the views, in the Chromium the e2e tests use (real focus and layout).
+        plugins: [tailwindcss()],
+        optimizeDeps: { include: ['react', 'react-dom/client', 'wagmi', 'wagmi/actions', 'viem'] },
+        test: {
+          name: 'widget-views',
+          root: 'apps/widget',
+          include: ['src/**/*.test.tsx'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+            }),
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
+        },
+      },
       { test: { name: 'secure-frame', root: 'apps/secure-frame', include: ['src/**/*.test.ts'] } },
       {
         test: {
