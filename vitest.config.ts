@@ -33,7 +33,9 @@ export default defineConfig({
       {
         // Component tests of the views, in the Chromium the e2e tests use (real focus and layout).
         plugins: [tailwindcss()],
-        optimizeDeps: { include: ['react', 'react-dom/client', 'wagmi', 'wagmi/actions', 'viem'] },
+        optimizeDeps: {
+          include: ['react', 'react-dom/client', 'wagmi', 'wagmi/actions', 'viem', 'viem/accounts'],
+        },
         test: {
           name: 'widget-views',
           root: 'apps/widget',

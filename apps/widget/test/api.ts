@@ -77,3 +77,22 @@ export function walletEntries(names: readonly string[]): WalletEntry[] {
     badge_type: null,
   }))
 }
+
+/** A JSON-RPC error the proxy passes on from the node (-32000: viem does not retry it). */
+export class NodeError extends Error {}
+
+/**
+ * The API's JSON-RPC proxy (`POST /v1/`): each method's answer from
+ * `methods` (a `NodeError` as a JSON-RPC error), else -32601.
+ */
+export function rpcRoute(methods: Record<string, (params: unknown[]) => unknown>): Route {
+  return async ({ body }) => {
+    const { id, method, params } = body as { id: number; method: string; params: unknown[] }
+    const result = methods[method]
+    if (!result) return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }
+    const value = await result(params)
+    return value instanceof NodeError
+      ? { jsonrpc: '2.0', id, error: { code: -32000, message: value.message } }
+      : { jsonrpc: '2.0', id, result: value }
+  }
+}

@@ -13,16 +13,33 @@ import { initialState, store, type WidgetState } from '../src/lib/store.js'
 
 export const hostOrigin = 'http://127.0.0.1:5170'
 
+/**
+ * What the EVM layer and the host channel mirror into the store: it stays
+ * between tests, as wagmi's connection lives as long as the page (the test
+ * file) and tells the store only of changes.
+ */
+const mirrored = (): Partial<WidgetState> => {
+  const { connection, hostWallets, evm } = store.getState()
+  return { connection, hostWallets, evm }
+}
+
 /** Renders the widget, open on `history`'s last view (Connect by default), as `main.tsx` does
  * (without StrictMode's second mount, as in a production build). */
 export function renderWidget(patch: Partial<WidgetState> = {}) {
-  store.setState({ ...initialState, open: true, verification: 'verified', hostOrigin, ...patch })
+  store.setState({
+    ...initialState,
+    ...mirrored(),
+    open: true,
+    verification: 'verified',
+    hostOrigin,
+    ...patch,
+  })
   return render(<App />)
 }
 
 afterEach(async () => {
   await cleanup()
   queryClient.clear()
-  store.setState(initialState)
+  store.setState({ ...initialState, ...mirrored() })
   vi.unstubAllGlobals()
 })
