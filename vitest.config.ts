@@ -40,6 +40,8 @@ export default defineConfig({
           name: 'widget-views',
           root: 'apps/widget',
           include: ['src/**/*.test.tsx'],
+          // One file at a time: the files share one browser page, and only one can hold the focus.
+          fileParallelism: false,
           browser: {
             enabled: true,
             headless: true,

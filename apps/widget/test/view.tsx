@@ -14,13 +14,13 @@ import { initialState, store, type WidgetState } from '../src/lib/store.js'
 export const hostOrigin = 'http://127.0.0.1:5170'
 
 /**
- * What the EVM layer and the host channel mirror into the store: it stays
- * between tests, as wagmi's connection lives as long as the page (the test
+ * What the EVM layer and the host channel mirror into the store, once the
+ * EVM layer is loaded: it stays between tests, as wagmi's connection lives as long as the page (the test
  * file) and tells the store only of changes.
  */
 const mirrored = (): Partial<WidgetState> => {
   const { connection, hostWallets, evm } = store.getState()
-  return { connection, hostWallets, evm }
+  return evm === 'ready' ? { connection, hostWallets, evm } : {}
 }
 
 /** Renders the widget, open on `history`'s last view (Connect by default), as `main.tsx` does
