@@ -1,7 +1,10 @@
 import { availableParallelism } from 'node:os'
+import tailwindcss from '@tailwindcss/vite'
+import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { origins, relayUrl } from './packages/dev-stack/src/stack.ts'
+import { chromiumArgs } from './playwright.config.js'
 
 /** The build-time settings the widget and frame builds take from the dev stack when unset. */
 const devBuildEnv = {
@@ -42,6 +45,30 @@ export default defineConfig({
           root: 'apps/widget',
           include: ['src/**/*.test.ts'],
           env: devBuildEnv,
+        },
+      },
+      {
+        // Component tests of the views, in the Chromium the e2e tests use (real focus and layout).
+        plugins: [tailwindcss()],
+        optimizeDeps: {
+          include: ['react', 'react-dom/client', 'wagmi', 'wagmi/actions', 'viem', 'viem/accounts'],
+        },
+        test: {
+          name: 'widget-views',
+          root: 'apps/widget',
+          include: ['src/**/*.test.tsx'],
+          env: devBuildEnv,
+          // One file at a time: the files share one browser page, and only one can hold the focus.
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+            }),
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
         },
       },
       {
