@@ -86,7 +86,8 @@ function measureSizes() {
   const loader = sizes(readFileSync(join(root, 'packages/loader/dist/loader.js')))
   record('loader.js raw', loader.raw, 'B')
   record('loader.js gzip', loader.gzip, 'B')
-  record('loader.js brotli', loader.brotli, 'B', 5 * 1024)
+  // 5.1 KB since the one BaseError (walk, details from the cause) reached the loader (issue 12).
+  record('loader.js brotli', loader.brotli, 'B', 5.1 * 1024)
 
   const dist = join(root, 'apps/widget/dist')
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
