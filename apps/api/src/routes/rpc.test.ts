@@ -892,7 +892,10 @@ describe('inv-22 per-IP and per-prefix limits on the proxy', () => {
     expect(body.id).toBe(1)
     const retryAfter = Number(refused.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThanOrEqual(1)
-    expect(retryAfter).toBeLessThanOrEqual(60)
+    // The window slides: the five calls still weigh on the next fixed window
+    // until a fifth of it has passed, so the wait is at most 60 + 60 / 5 s,
+    // the longest when the calls fell at the start of a window.
+    expect(retryAfter).toBeLessThanOrEqual(72)
     expect((await post('198.51.100.11')).status).toBe(200)
   })
 

@@ -166,10 +166,8 @@ async function countWindows(
     const current = found.get(`${window.key} ${window.start}`) ?? 0
     const previous = found.get(`${window.key} ${window.previous}`) ?? 0
     const elapsed = now - window.start
-    const overlap = Math.max(0, 1 - elapsed / window.length)
     counts.set(window.key, {
-      // Rounded up (less a rounding error), so a limit is never passed by a fraction.
-      estimate: Math.ceil(current + previous * overlap - 1e-9),
+      estimate: slidingEstimate({ current, previous, elapsedMs: elapsed }, window.length),
       current,
       previous,
       elapsedMs: elapsed,
@@ -177,6 +175,19 @@ async function countWindows(
     })
   }
   return counts
+}
+
+/**
+ * A sliding window's count: the current fixed window's plus the previous one's
+ * weighted by how much of it the sliding window still overlaps, rounded up
+ * (less a rounding error), so a limit is never passed by a fraction.
+ */
+export function slidingEstimate(
+  { current, previous, elapsedMs }: Pick<WindowCount, 'current' | 'previous' | 'elapsedMs'>,
+  lengthMs: number,
+): number {
+  const overlap = Math.max(0, 1 - elapsedMs / lengthMs)
+  return Math.ceil(current + previous * overlap - 1e-9)
 }
 
 /** Takes `calls` back off each key's current window: a refused call counts nowhere. */
@@ -218,7 +229,8 @@ export function retryAfterSeconds(
   } else {
     waitMs = length - elapsedMs + waitFor(limit - calls, current, 0)
   }
-  return Math.max(1, Math.ceil(waitMs / 1000))
+  // Less a rounding error, as in the estimate: 60 s × (1 − 2/3) is 20 s, not 21.
+  return Math.max(1, Math.ceil(waitMs / 1000 - 1e-9))
 }
 
 /** Why a call was refused, for the 429's message and `Retry-After`. */
