@@ -326,37 +326,12 @@ export const networks = [
 ] as const satisfies readonly EvmNetwork[]
 
 /**
- * The 24 public EVM networks followed by {@link localChain}. A non-empty
- * tuple, as wagmi wants. Listed again rather than spread so that the module
- * has no side effects and bundlers can drop unused tables.
+ * The 24 public EVM networks followed by {@link localChain}: a non-empty
+ * tuple, as wagmi wants. Marked pure so that bundlers can still drop the
+ * tables a bundle does not use (a spread alone keeps them in esbuild's).
  */
-export const all = [
-  mainnet,
-  sepolia,
-  holesky,
-  optimism,
-  optimismSepolia,
-  arbitrum,
-  arbitrumSepolia,
-  base,
-  baseSepolia,
-  polygon,
-  polygonAmoy,
-  bsc,
-  bscTestnet,
-  avalanche,
-  avalancheFuji,
-  gnosis,
-  zksync,
-  linea,
-  lineaSepolia,
-  scroll,
-  celo,
-  mantle,
-  blast,
-  zora,
-  localChain,
-] as const satisfies readonly EvmNetwork[]
+export const all = /* @__PURE__ */ (() =>
+  [...networks, localChain] as const satisfies readonly EvmNetwork[])()
 
 /** The EVM network (local chain included) with chain id `id`, if any. */
 export function getById(id: number): EvmNetwork | undefined {

@@ -10,6 +10,7 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  getContract,
   type Hex,
   parseEventLogs,
   zeroAddress,
@@ -59,7 +60,7 @@ function clients() {
   }
 }
 
-/** A fresh token per test: 6 decimals, MINTED to OWNER. */
+/** A fresh token per test (6 decimals, MINTED to OWNER), to read and as each account to write. */
 async function deployUsd() {
   const { address } = await deployTestToken({
     rpcUrl,
@@ -70,16 +71,17 @@ async function deployUsd() {
     mint: [{ to: OWNER, amount: MINTED }],
   })
   const { publicClient, owner, spender } = clients()
-  const balanceOf = (account: Address) =>
-    publicClient.readContract({
-      address,
-      abi: testTokenAbi,
-      functionName: 'balanceOf',
-      args: [account],
-    })
+  const token = getContract({ address, abi: testTokenAbi, client: publicClient })
+  const balanceOf = (account: Address) => token.read.balanceOf([account])
   const mined = async (hash: Promise<Hex>) =>
     publicClient.waitForTransactionReceipt({ hash: await hash })
-  return { address, publicClient, owner, spender, balanceOf, mined }
+  return {
+    token,
+    owner: getContract({ address, abi: testTokenAbi, client: owner }),
+    spender: getContract({ address, abi: testTokenAbi, client: spender }),
+    balanceOf,
+    mined,
+  }
 }
 
 /** The custom error a rejected contract call reverted with, decoded by viem. */
@@ -167,14 +169,11 @@ describe('compileContract', () => {
 
 describe('deployTestToken', () => {
   test('deploys with the given metadata and mints to the dev account', async () => {
-    const { address, publicClient, balanceOf } = await deployUsd()
-    const read = <const F extends 'name' | 'symbol' | 'decimals' | 'totalSupply'>(
-      functionName: F,
-    ) => publicClient.readContract({ address, abi: testTokenAbi, functionName })
-    expect(await read('name')).toBe('Test USD')
-    expect(await read('symbol')).toBe('TUSD')
-    expect(await read('decimals')).toBe(6)
-    expect(await read('totalSupply')).toBe(MINTED)
+    const { token, balanceOf } = await deployUsd()
+    expect(await token.read.name()).toBe('Test USD')
+    expect(await token.read.symbol()).toBe('TUSD')
+    expect(await token.read.decimals()).toBe(6)
+    expect(await token.read.totalSupply()).toBe(MINTED)
     expect(await balanceOf(OWNER)).toBe(MINTED)
   })
 
@@ -196,15 +195,8 @@ describe('deployTestToken', () => {
   })
 
   test('transfer moves the balance and emits Transfer', async () => {
-    const { address, owner, balanceOf, mined } = await deployUsd()
-    const receipt = await mined(
-      owner.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'transfer',
-        args: [RECIPIENT, 250n],
-      }),
-    )
+    const { owner, balanceOf, mined } = await deployUsd()
+    const receipt = await mined(owner.write.transfer([RECIPIENT, 250n]))
     expect(receipt.status).toBe('success')
     const events = parseEventLogs({ abi: testTokenAbi, logs: receipt.logs })
     expect(events.map(({ eventName, args }) => ({ eventName, args }))).toEqual([
@@ -215,96 +207,46 @@ describe('deployTestToken', () => {
   })
 
   test('transfer beyond the balance reverts with ERC20InsufficientBalance', async () => {
-    const { address, spender, balanceOf } = await deployUsd()
-    const revert = await revertOf(
-      spender.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'transfer',
-        args: [RECIPIENT, 1n],
-      }),
-    )
+    const { spender, balanceOf } = await deployUsd()
+    const revert = await revertOf(spender.write.transfer([RECIPIENT, 1n]))
     expect(revert).toEqual({ errorName: 'ERC20InsufficientBalance', args: [SPENDER, 0n, 1n] })
     expect(await balanceOf(RECIPIENT)).toBe(0n)
   })
 
   test('transferFrom without an allowance reverts with ERC20InsufficientAllowance', async () => {
-    const { address, spender, balanceOf } = await deployUsd()
-    const revert = await revertOf(
-      spender.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'transferFrom',
-        args: [OWNER, RECIPIENT, 1n],
-      }),
-    )
+    const { spender, balanceOf } = await deployUsd()
+    const revert = await revertOf(spender.write.transferFrom([OWNER, RECIPIENT, 1n]))
     expect(revert).toEqual({ errorName: 'ERC20InsufficientAllowance', args: [SPENDER, 0n, 1n] })
     expect(await balanceOf(OWNER)).toBe(MINTED)
   })
 
   test('approve then transferFrom spends the allowance', async () => {
-    const { address, publicClient, owner, spender, balanceOf, mined } = await deployUsd()
-    const allowance = () =>
-      publicClient.readContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'allowance',
-        args: [OWNER, SPENDER],
-      })
+    const { token, owner, spender, balanceOf, mined } = await deployUsd()
+    const allowance = () => token.read.allowance([OWNER, SPENDER])
 
-    const approval = await mined(
-      owner.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'approve',
-        args: [SPENDER, 100n],
-      }),
-    )
+    const approval = await mined(owner.write.approve([SPENDER, 100n]))
     expect(parseEventLogs({ abi: testTokenAbi, logs: approval.logs }).map((e) => e.args)).toEqual([
       { owner: OWNER, spender: SPENDER, value: 100n },
     ])
     expect(await allowance()).toBe(100n)
 
-    const spent = await mined(
-      spender.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'transferFrom',
-        args: [OWNER, RECIPIENT, 60n],
-      }),
-    )
+    const spent = await mined(spender.write.transferFrom([OWNER, RECIPIENT, 60n]))
     expect(spent.status).toBe('success')
     expect(await allowance()).toBe(40n)
     expect(await balanceOf(OWNER)).toBe(MINTED - 60n)
     expect(await balanceOf(RECIPIENT)).toBe(60n)
 
-    const revert = await revertOf(
-      spender.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'transferFrom',
-        args: [OWNER, RECIPIENT, 41n],
-      }),
-    )
+    const revert = await revertOf(spender.write.transferFrom([OWNER, RECIPIENT, 41n]))
     expect(revert).toEqual({ errorName: 'ERC20InsufficientAllowance', args: [SPENDER, 40n, 41n] })
   })
 
   test('anyone may mint, and minting emits Transfer from the zero address', async () => {
-    const { address, publicClient, spender, balanceOf, mined } = await deployUsd()
-    const receipt = await mined(
-      spender.writeContract({
-        address,
-        abi: testTokenAbi,
-        functionName: 'mint',
-        args: [RECIPIENT, 5n],
-      }),
-    )
+    const { token, spender, balanceOf, mined } = await deployUsd()
+    const receipt = await mined(spender.write.mint([RECIPIENT, 5n]))
     expect(parseEventLogs({ abi: testTokenAbi, logs: receipt.logs }).map((e) => e.args)).toEqual([
       { from: zeroAddress, to: RECIPIENT, value: 5n },
     ])
     expect(await balanceOf(RECIPIENT)).toBe(5n)
-    expect(
-      await publicClient.readContract({ address, abi: testTokenAbi, functionName: 'totalSupply' }),
-    ).toBe(MINTED + 5n)
+    expect(await token.read.totalSupply()).toBe(MINTED + 5n)
   })
 })

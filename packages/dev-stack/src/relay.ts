@@ -27,6 +27,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
+import { RpcError } from '@porthole/protocol/Errors'
 import { decodeJwt } from 'jose'
 import { type RawData, type WebSocket, WebSocketServer } from 'ws'
 import { z } from 'zod'
@@ -72,15 +73,6 @@ type Client = {
   subscriptions: Map<string, string>
   /** irn_subscription requests sent and not acknowledged yet, by request id. */
   unacknowledged: Map<string, Stored>
-}
-
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-  }
 }
 
 const nonEmpty = z.string().min(1)

@@ -10,6 +10,7 @@
  * page: the binding name is fixed.
  */
 import type { Page } from '@playwright/test'
+import { ErrorCode, RpcError, type RpcErrorShape, WalletError } from '@porthole/protocol/Errors'
 import { type Hex, isAddress, numberToHex } from 'viem'
 import { createAnvilClients } from './anvil.ts'
 import {
@@ -18,7 +19,6 @@ import {
   parsePersonalSign,
   parseTransaction,
   parseTypedDataV4,
-  RpcError,
   toParamList,
   userRejected,
 } from './walletRequests.ts'
@@ -62,7 +62,6 @@ export type TestWallet = {
 
 export type TestWalletEvent = 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect'
 
-type RpcErrorShape = { code: number; message: string; data?: unknown }
 type BindingAnswer = { ok: true; result: unknown } | { ok: false; error: RpcErrorShape }
 
 const BINDING = '__portholeTestWallet'
@@ -141,7 +140,8 @@ export async function installTestWallet(
     if (behaviour === 'reject') throw userRejected()
   }
   const requireConnected = () => {
-    if (!connected) throw new RpcError(4100, 'The requested account has not been authorized.')
+    if (!connected)
+      throw new RpcError(ErrorCode.unauthorized, 'The requested account has not been authorized.')
   }
   const isKnownChain = (id: number) =>
     addedChains.has(id) || (behaviour !== 'unknownChain' && id === nodeChainId)
@@ -222,14 +222,17 @@ export async function installTestWallet(
         requireConnected()
         requireApproval()
         if (currentChain !== nodeChainId)
-          throw new RpcError(4901, `The test wallet sends only on chain ${nodeChainId}.`)
+          throw new RpcError(
+            ErrorCode.chainDisconnected,
+            `The test wallet sends only on chain ${nodeChainId}.`,
+          )
         return walletClient.sendTransaction(transaction)
       }
 
       case 'wallet_switchEthereumChain': {
         const { chainId: id } = parseChainRequest(list)
         if (!isKnownChain(id))
-          throw new RpcError(4902, `Unrecognized chain ID "${numberToHex(id)}".`)
+          throw new RpcError(ErrorCode.unknownChain, `Unrecognized chain ID "${numberToHex(id)}".`)
         requireApproval()
         if (id !== currentChain) {
           currentChain = id
@@ -255,7 +258,10 @@ export async function installTestWallet(
           }) => Promise<unknown>
           return request({ method, params: list })
         }
-        throw new RpcError(4200, `The test wallet does not support ${method}.`)
+        throw new RpcError(
+          ErrorCode.unsupportedMethod,
+          `The test wallet does not support ${method}.`,
+        )
     }
   }
 
@@ -269,7 +275,8 @@ export async function installTestWallet(
     try {
       return { ok: true, result: await handle(method, params) }
     } catch (error) {
-      return { ok: false, error: toRpcError(error) }
+      // As a wallet answers: its own errors as they are, viem's by their code (or their cause's).
+      return { ok: false, error: WalletError.from(error).toJSON() }
     }
   })
 
@@ -305,24 +312,6 @@ export async function installTestWallet(
     },
     emit,
   }
-}
-
-/** Any thrown value as `{ code, message, data? }`: the first numeric code in viem's cause chain. */
-function toRpcError(error: unknown): RpcErrorShape {
-  let current: unknown = error
-  for (let depth = 0; current && depth < 10; depth++) {
-    const e = current as { code?: unknown; message?: unknown; data?: unknown; cause?: unknown }
-    if (typeof e.code === 'number') {
-      const message = (error as { shortMessage?: unknown }).shortMessage ?? e.message
-      return {
-        code: e.code,
-        message: String(message),
-        ...(e.data === undefined ? {} : { data: e.data }),
-      }
-    }
-    current = e.cause
-  }
-  return { code: -32603, message: error instanceof Error ? error.message : String(error) }
 }
 
 /** Runs in the top page before any of its scripts (serialised by Playwright: keep self-contained). */

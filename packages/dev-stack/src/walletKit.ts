@@ -10,6 +10,8 @@
  * (see below). WalletKit still posts one INIT event to pulse.walletconnect.org
  * when it starts; without a network that fails at once and it carries on.
  */
+
+import { ErrorCode, RpcError, WalletError } from '@porthole/protocol/Errors'
 import { WalletKit, type WalletKitTypes } from '@reown/walletkit'
 import { Core } from '@walletconnect/core'
 import type { CoreTypes, SessionTypes } from '@walletconnect/types'
@@ -21,7 +23,6 @@ import {
   parsePersonalSign,
   parseTransaction,
   parseTypedDataV4,
-  RpcError,
   toParamList,
   userRejected,
 } from './walletRequests.ts'
@@ -179,7 +180,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
   const addChainToSession = async (topic: string, id: number) => {
     const session = walletKit.getActiveSessions()[topic]
     const eip155 = session?.namespaces.eip155
-    if (!session || !eip155) throw new RpcError(4100, 'No such session.')
+    if (!session || !eip155) throw new RpcError(ErrorCode.unauthorized, 'No such session.')
     const caip2 = `eip155:${id}`
     if (eip155.chains?.includes(caip2)) return
     const { acknowledged } = await walletKit.updateSession({
@@ -228,14 +229,17 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
         const { to, data, value, gas } = parseTransaction(account, list)
         requireApproval()
         if (requestChainId !== `eip155:${nodeChainId}`)
-          throw new RpcError(4901, `The test wallet sends only on eip155:${nodeChainId}.`)
+          throw new RpcError(
+            ErrorCode.chainDisconnected,
+            `The test wallet sends only on eip155:${nodeChainId}.`,
+          )
         return walletClient.sendTransaction({ to, data, value, gas })
       }
 
       case 'wallet_switchEthereumChain': {
         const { chainId: id } = parseChainRequest(list)
         if (!knownChains.has(id))
-          throw new RpcError(4902, `Unrecognized chain ID "${numberToHex(id)}".`)
+          throw new RpcError(ErrorCode.unknownChain, `Unrecognized chain ID "${numberToHex(id)}".`)
         requireApproval()
         await addChainToSession(topic, id)
         await walletKit.emitSessionEvent({
@@ -254,7 +258,10 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
       }
 
       default:
-        throw new RpcError(4200, `The test wallet does not support ${method}.`)
+        throw new RpcError(
+          ErrorCode.unsupportedMethod,
+          `The test wallet does not support ${method}.`,
+        )
     }
   }
 
@@ -269,14 +276,9 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
       const result = await answer(topic, chainId, request.method, request.params)
       response = { id, jsonrpc: '2.0', result }
     } catch (error) {
-      response = {
-        id,
-        jsonrpc: '2.0',
-        error:
-          error instanceof RpcError
-            ? { code: error.code, message: error.message }
-            : { code: -32603, message: error instanceof Error ? error.message : String(error) },
-      }
+      // As a wallet answers: its own errors as they are, viem's by their code (or their cause's).
+      const { code, shortMessage: message } = WalletError.from(error)
+      response = { id, jsonrpc: '2.0', error: { code, message } }
     }
     await walletKit.respondSessionRequest({ topic, response })
   }

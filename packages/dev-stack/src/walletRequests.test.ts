@@ -1,3 +1,4 @@
+import { RpcError } from '@porthole/protocol/Errors'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import {
@@ -5,7 +6,6 @@ import {
   parsePersonalSign,
   parseTransaction,
   parseTypedDataV4,
-  RpcError,
   toParamList,
 } from './walletRequests.ts'
 

@@ -8,6 +8,12 @@
  * is what a dapp sees in the error codes.
  */
 import {
+  ErrorCode,
+  InvalidParamsError,
+  RpcError,
+  UserRejectedError,
+} from '@porthole/protocol/Errors'
+import {
   type Address,
   type Hex,
   hexToBigInt,
@@ -19,18 +25,9 @@ import {
   type TypedDataDefinition,
 } from 'viem'
 
-/** An error answered to the dapp as `{ code, message }`. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-export const userRejected = () => new RpcError(4001, 'User rejected the request.')
-export const invalidParams = (why: string) => new RpcError(-32602, `Invalid params: ${why}`)
+// The errors a test wallet answers with are protocol's: what an `RpcError` carries crosses as it is.
+export const userRejected = () => new UserRejectedError()
+export const invalidParams = (why: string) => new InvalidParamsError(`Invalid params: ${why}`)
 
 type Owner = { address: Address }
 
@@ -45,7 +42,8 @@ export function toParamList(params: unknown): readonly unknown[] {
 function assertOwnAddress(account: Owner, value: unknown): asserts value is Address {
   if (typeof value !== 'string' || !isAddress(value, { strict: false }))
     throw invalidParams('expected an address')
-  if (!isAddressEqual(value, account.address)) throw new RpcError(4100, `Unknown account ${value}.`)
+  if (!isAddressEqual(value, account.address))
+    throw new RpcError(ErrorCode.unauthorized, `Unknown account ${value}.`)
 }
 
 /** A chain id as the wallet_ methods carry it: a non-zero hex string. */

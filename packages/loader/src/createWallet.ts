@@ -7,6 +7,7 @@
 import * as Channel from '@porthole/protocol/Channel'
 import { iframeLoadTimeout, providerRequestTimeout } from '@porthole/protocol/Constants'
 import {
+  BaseError,
   DisconnectedError,
   type RpcError,
   TimeoutError,
@@ -113,7 +114,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   const { projectId, theme = 'system', siwx } = parameters
   if (!projectId || typeof projectId !== 'string')
     throw new TypeError('[Porthole] createWallet needs a projectId.')
-  if (!isSecureContext) throw new Error('[Porthole] needs an https: page.')
+  if (!isSecureContext) throw new BaseError('[Porthole] needs an https: page.')
   const widgetUrl = parameters.widgetUrl.replace(/\/+$/, '')
   const origin = new URL(widgetUrl).origin
   const root = document.documentElement

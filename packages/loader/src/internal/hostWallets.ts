@@ -4,7 +4,7 @@
  * legacy `window.ethereum`) and offers them to the widget, which alone may
  * drive them over the private port (DESIGN.md section 1).
  */
-import { DisconnectedError, fromRpcErrorShape } from '@porthole/protocol/Errors'
+import { DisconnectedError, RpcError } from '@porthole/protocol/Errors'
 import type { HostWallet, HostWalletEvent, HostWalletRequest } from '@porthole/protocol/Host'
 import { maxHostWallets, maxIconLength, providerEvents } from '@porthole/protocol/HostGuards'
 
@@ -24,20 +24,29 @@ const isText = (value: unknown) =>
 // JSON-RPC's internal error, for a wallet error without a code (ErrorCode would bring its whole table).
 const internalError = -32603
 
-/** A wallet's error as it crosses: its EIP-1193 code and message, nothing else. */
-const toErrorShape = (error: unknown) => {
+/**
+ * A wallet's error as an `RpcError` that may cross: its EIP-1193 code and
+ * message as the wallet gave them, nothing else (no stack, no data). One
+ * without a message reaches the widget as 'An error occurred'. (Protocol's
+ * `WalletError`, for viem's errors, reads `shortMessage` and a cause's code:
+ * more than the loader's budget allows, and not what a page's wallet throws.)
+ */
+const fromWalletError = (error: unknown) => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-  return {
-    code: Number.isSafeInteger(code) ? (code as number) : internalError,
-    message: typeof message === 'string' ? message.slice(0, 512) : '',
-  }
+  return new RpcError(
+    Number.isSafeInteger(code) ? (code as number) : internalError,
+    typeof message === 'string' ? message.slice(0, 512) : '',
+  )
 }
 
-/** Plain JSON, so what a wallet returns always clones and parses on the other side. */
+/**
+ * Plain JSON, so what a wallet returns always clones and parses on the other
+ * side; an error (an event's data) as `{ code, message }`.
+ */
 const toJson = (value: unknown): unknown =>
   value === undefined
     ? null
-    : JSON.parse(JSON.stringify(value instanceof Error ? toErrorShape(value) : value))
+    : JSON.parse(JSON.stringify(value instanceof Error ? fromWalletError(value) : value))
 
 export type HostWallets = {
   list(): HostWallet[]
@@ -105,7 +114,7 @@ export function discoverHostWallets(
       return wallet.provider
         .request(params === undefined ? { method } : { method, params })
         .then(toJson, (error: unknown) => {
-          throw fromRpcErrorShape(toErrorShape(error))
+          throw fromWalletError(error)
         })
     },
     stop: () => removeEventListener('eip6963:announceProvider', onAnnounce),
