@@ -287,9 +287,11 @@ describe('createSolanaNode', () => {
     ['getAccountInfo', [devSolanaToken.address, { encoding: 'hex' }], -32602],
     ['sendTransaction', ['AAAA', { encoding: 'base64' }], -32602],
     ['getTokenAccountsByOwner', [devSolanaToken.address, {}], -32602],
+    ['getTokenAccountBalance', [devSolanaToken.address], -32602],
     ['eth_chainId', [], -32601],
   ])('%s(%j) is refused with %i', async (method, params, code) => {
     const { error } = await rpc(method, params)
     expect(error?.code).toBe(code)
+    expect(error?.message).toMatch(code === -32602 ? /^Invalid param: \S/ : 'Method not found')
   })
 })

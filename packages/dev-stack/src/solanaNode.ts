@@ -312,7 +312,7 @@ export async function createSolanaNode(options: SolanaNodeOptions = {}): Promise
         )
         return withContext(toTokenAmount(token.amount, mintDecimals(token.mint)))
       } catch {
-        throw invalidParams('Invalid param: not a Token account')
+        throw invalidParams('not a Token account')
       }
     },
     getTokenSupply: ([address]) => {
@@ -323,7 +323,7 @@ export async function createSolanaNode(options: SolanaNodeOptions = {}): Promise
         const mint = unpackMint(key, { ...account, data: Buffer.from(account.data) }, account.owner)
         return withContext(toTokenAmount(mint.supply, mint.decimals))
       } catch {
-        throw invalidParams('Invalid param: not a Token mint')
+        throw invalidParams('not a Token mint')
       }
     },
     requestAirdrop: ([address, lamports]) => {
