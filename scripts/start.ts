@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole stack on embedded defaults (DESIGN.md section 5).
- * Builds the browser parts, then starts a local EVM node (anvil), the API on
+ * Builds the browser parts, then starts a local EVM node (anvil), a local
+ * Solana node (litesvm behind a validator's JSON-RPC), the API on
  * PGlite (or PostgreSQL when DATABASE_URL is set), the widget origin, the
  * secure-frame origin and the demo host, and prints their URLs.
  *
@@ -23,15 +24,20 @@ import {
 import { createMailCatcher, type MailCatcher } from '@porthole/dev-stack/mailCatcher'
 import { createOidcProvider, type OidcStandIn } from '@porthole/dev-stack/oidcProvider'
 import { createRelay, type Relay } from '@porthole/dev-stack/relay'
+import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNode'
 import {
   devFarcaster,
+  devMnemonic,
   devSocialClient,
+  devSolanaToken,
   devToken,
   devTokenDeployer,
   origins,
   ports,
   projects,
   relayUrl,
+  solanaUrl,
+  solanaWsUrl,
 } from '@porthole/dev-stack/stack'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { hostRuleOf } from '@porthole/protocol/HostNames'
@@ -48,6 +54,7 @@ let relay: Relay | undefined
 let idp: OidcStandIn | undefined
 let mail: MailCatcher | undefined
 let farcasterRelay: FarcasterRelayStandIn | undefined
+let solana: SolanaNode | undefined
 let stopping = false
 
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -112,6 +119,7 @@ function stop(code = 0) {
   void idp?.close()
   void mail?.close()
   void farcasterRelay?.close()
+  void solana?.close()
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 500).unref()
 }
@@ -145,7 +153,10 @@ async function main() {
     // The social login's last page posts to the widget only; the frame may collect it.
     WIDGET_ORIGIN: origins.widget,
     SECURE_FRAME_ORIGIN: origins.secure,
-    RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': `http://127.0.0.1:${ports.anvil}` }),
+    RPC_UPSTREAMS: JSON.stringify({
+      'eip155:31337': `http://127.0.0.1:${ports.anvil}`,
+      [devSolanaToken.chainId]: solanaUrl,
+    }),
     // No SMTP server in dev: login codes land in the dev outbox, served at /dev/outbox/<token>.
     // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
@@ -222,6 +233,9 @@ async function main() {
       }
     }
   }
+
+  // In this process: funds the Solana dev accounts and creates the Solana dev token as it starts.
+  solana = await createSolanaNode({ port: ports.solana })
 
   idp = await createOidcProvider({
     port: ports.idp,
@@ -300,6 +314,8 @@ Porthole is running (Ctrl-C stops it):
   API            ${origins.api}/   (from Node: http://127.0.0.1:${ports.api})
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
   dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
+  Solana node    ${solanaUrl}   litesvm, chain ${devSolanaToken.chainId} (Solana Local), WebSocket ${solanaWsUrl}
+  Solana token   ${devSolanaToken.symbol} mint ${devSolanaToken.address} (1 000 SOL and 1 000 000 ${devSolanaToken.symbol} for each Solana dev account, m/44'/501'/i'/0')
   WC relay       ${relayUrl}   a local WalletConnect relay
   mail outbox    ${origins.api}/dev/outbox/${outboxToken}   login codes (no SMTP server in dev; a new path at each start)${e2e ? `\n  mail caught    ${origins.mail}/messages   (SMTP catcher on ${ports.smtp})` : ''}
   "Google"       ${origins.idp}   a local OIDC stand-in: signs in alice@example.com
@@ -344,8 +360,6 @@ async function deployDevIdRegistry() {
   if (address.toLowerCase() !== devFarcaster.idRegistry.toLowerCase())
     throw new Error(`The IdRegistry landed at ${address}, not ${devFarcaster.idRegistry}.`)
 }
-
-const devMnemonic = 'test test test test test test test test test test test junk'
 
 /** Deploys the dev ERC-20 as anvil's first transaction, and gives every dev account some. */
 async function deployDevToken() {

@@ -112,6 +112,36 @@ describe('Solana.all', () => {
   })
 })
 
+describe('Solana.localnet', () => {
+  test('is Solana Local on 127.0.0.1:8899, named by its fixed genesis hash', () => {
+    expect(Solana.localnet).toEqual({
+      caipNetworkId: 'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
+      chainNamespace: 'solana',
+      id: 'B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
+      name: 'Solana Local',
+      nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+      rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+      testnet: true,
+    })
+  })
+
+  test('is not among the public networks', () => {
+    expect(Solana.all).not.toContain(Solana.localnet)
+    expect(Networks.getByCaipNetworkId(Solana.localnet.caipNetworkId)).toBeUndefined()
+  })
+})
+
+describe('Solana.walletStandardChains', () => {
+  test.each([
+    [Solana.mainnet.caipNetworkId, 'solana:mainnet'],
+    [Solana.testnet.caipNetworkId, 'solana:testnet'],
+    [Solana.devnet.caipNetworkId, 'solana:devnet'],
+    [Solana.localnet.caipNetworkId, 'solana:localnet'],
+  ] as const)('%s is %s', (caipNetworkId, chain) => {
+    expect(Solana.walletStandardChains[caipNetworkId]).toBe(chain)
+  })
+})
+
 describe('Bitcoin.all', () => {
   test.each([
     ['bip122:000000000019d6689c085ae165831e93', false, Bitcoin.mainnet],

@@ -40,5 +40,29 @@ export const devnet = {
   testnet: true,
 } as const satisfies SolanaNetwork
 
+/**
+ * The local development network: the dev stack's Solana node (litesvm behind
+ * a validator's JSON-RPC on 127.0.0.1:8899). Its genesis hash is fixed,
+ * `B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD7Aa66zX8vz37`; its Wallet Standard chain is
+ * `solana:localnet`. Not one of the 3 public networks, nor in {@link all}.
+ */
+export const localnet = {
+  caipNetworkId: 'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
+  chainNamespace: 'solana',
+  id: 'B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
+  name: 'Solana Local',
+  nativeCurrency: sol,
+  rpcUrls: { default: { http: ['http://127.0.0.1:8899'] } },
+  testnet: true,
+} as const satisfies SolanaNetwork
+
 /** Mainnet, testnet and devnet (SPEC section 3). */
 export const all = [mainnet, testnet, devnet] as const satisfies readonly SolanaNetwork[]
+
+/** Each network's Wallet Standard chain (as `@solana/wallet-standard-chains` names them), by CAIP-2 id. */
+export const walletStandardChains = {
+  [mainnet.caipNetworkId]: 'solana:mainnet',
+  [testnet.caipNetworkId]: 'solana:testnet',
+  [devnet.caipNetworkId]: 'solana:devnet',
+  [localnet.caipNetworkId]: 'solana:localnet',
+} as const

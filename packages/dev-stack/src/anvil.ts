@@ -23,7 +23,7 @@ import {
   toHex,
 } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
-import { ports } from './stack.ts'
+import { devMnemonic, ports } from './stack.ts'
 
 export type StartAnvilOptions = {
   /** Defaults to 31337, anvil's own. */
@@ -145,11 +145,9 @@ export const localChain = defineChain({
 
 export const anvil = createPublicClient({ chain: localChain, transport: http(anvilUrl) })
 
-const mnemonic = 'test test test test test test test test test test test junk'
-
 /** Anvil's dev account `index` (0–9 hold 10 000 ETH on a fresh node). */
 export function devKey(index: number): Hex {
-  const key = mnemonicToAccount(mnemonic, { addressIndex: index }).getHdKey().privateKey
+  const key = mnemonicToAccount(devMnemonic, { addressIndex: index }).getHdKey().privateKey
   if (!key) throw new Error(`No key for dev account ${index}`)
   return toHex(key)
 }

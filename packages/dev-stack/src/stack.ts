@@ -17,6 +17,9 @@ export const ports = {
   /** e2e only: the demo host again, on another port of 127.0.0.1: another origin on the same site. */
   demoSameSite: 5180,
   anvil: 8545,
+  /** The local Solana node (solanaNode.ts): JSON-RPC here, its WebSocket on the next port, as solana-test-validator's. */
+  solana: 8899,
+  solanaWs: 8900,
 } as const
 
 export const origins = {
@@ -88,6 +91,9 @@ export const devFarcaster = {
 /** The local WalletConnect relay (relay.ts), the widget's default relay URL. */
 export const relayUrl = `ws://127.0.0.1:${ports.relay}`
 
+/** The dev mnemonic: anvil's dev accounts (m/44'/60'/0'/0/i) and the Solana ones (m/44'/501'/i'/0', solanaKeys.ts). */
+export const devMnemonic = 'test test test test test test test test test test test junk'
+
 /** Anvil's dev account 0, which deploys the dev token as the node's first transaction. */
 export const devTokenDeployer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
 
@@ -99,6 +105,31 @@ export const devTokenDeployer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as 
 export const devToken = {
   chainId: 'eip155:31337',
   address: getContractAddress({ from: devTokenDeployer, nonce: 0n }),
+  name: 'Porthole Test Token',
+  symbol: 'PTT',
+  decimals: 6,
+} as const
+
+/** The local Solana node's JSON-RPC URL, and its WebSocket's (signature and account subscriptions). */
+export const solanaUrl = `http://127.0.0.1:${ports.solana}`
+export const solanaWsUrl = `ws://127.0.0.1:${ports.solanaWs}`
+
+/**
+ * The local Solana node's genesis hash, fixed: base58 of SHA-256 of the text
+ * `porthole solana localnet`. Its first 32 characters are the CAIP-2 reference
+ * of `@porthole/chains`' `Solana.localnet` (solanaNode.test.ts checks both).
+ */
+export const solanaGenesisHash = 'B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD7Aa66zX8vz37'
+
+/**
+ * An SPL token on the local Solana node, as PTT is on anvil: its mint is the
+ * keypair whose seed is SHA-256 of `porthole solana dev token mint`
+ * (solanaKeys.ts), created at start-up with Solana dev account 0 as its mint
+ * authority. Every Solana dev account (0–9) holds 1 000 000 of it.
+ */
+export const devSolanaToken = {
+  chainId: `solana:${solanaGenesisHash.slice(0, 32)}`,
+  address: 'CaCcsu1dCe8yFmhR8bgwRU1McvfheUzgeY5GYXFBbXbR',
   name: 'Porthole Test Token',
   symbol: 'PTT',
   decimals: 6,
