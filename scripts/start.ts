@@ -37,7 +37,7 @@ import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { hostRuleOf } from '@porthole/protocol/HostNames'
 import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
+import { devProjectNetworks } from '../apps/api/src/projects/seed.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const e2e = process.env.PORTHOLE_E2E === '1'
