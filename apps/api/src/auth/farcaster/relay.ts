@@ -233,14 +233,12 @@ export function createFarcasterVerifier({
       .then((signer) => isAddressEqual(signer, address))
       .catch(() => false)
     const public_ = clientOf()
+    // A failed read and an upstream that serves another chain are one answer: undecided.
     const ask = async <result>(read: () => Promise<result>): Promise<result> => {
-      try {
-        const [answer, chainId] = await Promise.all([read(), public_.getChainId()])
-        if (chainId !== chainNumber) throw new Error('another chain')
-        return answer
-      } catch {
+      const answers = await Promise.all([read(), public_.getChainId()]).catch(() => undefined)
+      if (answers === undefined || answers[1] !== chainNumber)
         throw new FarcasterChainError(`Farcaster sign-in: ${chain} could not be asked`)
-      }
+      return answers[0]
     }
     // Not an EOA's signature: a contract custody account (EIP-1271, ERC-6492).
     if (!signedLocally) {
