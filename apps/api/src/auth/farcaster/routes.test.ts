@@ -34,7 +34,8 @@ import {
 import { createApp } from '../../app.js'
 import type { Config } from '../../http/config.js'
 import { sha256Hex } from '../../wallet/users.js'
-import { farcasterLoginTtlSeconds, farcasterStartIpLimit } from './routes.js'
+import { pendingLoginTtlSeconds } from '../pendingLogin.js'
+import { farcasterStartIpLimit } from './routes.js'
 
 const secureFrame = 'http://secure.localhost:5172'
 /** Anvil's dev accounts: 0 deploys the registry; 1 and 2 are custody keys; 3 is no one's. */
@@ -184,7 +185,7 @@ describe('POST /auth/v1/farcaster/start', () => {
       device_id_sha256: sha256Hex(deviceId),
       channel_token: link.channelToken,
       nonce: link.nonce,
-      ttl: farcasterLoginTtlSeconds,
+      ttl: pendingLoginTtlSeconds,
     })
     const other = await started()
     expect(other.link.nonce).not.toBe(link.nonce)
@@ -296,7 +297,7 @@ describe('a Farcaster login, end to end', () => {
   test('an unknown state, or one past its 10 minutes, is 410 login_expired', async () => {
     expect((await result({ state: newState(), deviceId: newDevice() })).status).toBe(410)
     const login = await started()
-    offset = (farcasterLoginTtlSeconds + 1) * 1000
+    offset = (pendingLoginTtlSeconds + 1) * 1000
     try {
       const response = await result({ state: login.state, deviceId: login.deviceId })
       expect(response.status).toBe(410)

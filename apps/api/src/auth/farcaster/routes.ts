@@ -30,16 +30,11 @@
  * signatures are never written to an error message or a log.
  */
 import { randomBytes } from 'node:crypto'
-import {
-  type EmailStep,
-  FarcasterResultRequest,
-  FarcasterStartRequest,
-  type LoginResult,
-} from '@porthole/protocol/Embedded'
+import { FarcasterResultRequest, FarcasterStartRequest } from '@porthole/protocol/Embedded'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { At, Db, Queryable } from '../../db/db.js'
+import type { At, Db } from '../../db/db.js'
 import { enforceRateLimit, scaled } from '../../db/rateLimit.js'
 import type { Config } from '../../http/config.js'
 import { HttpError, UserNotCreatedError } from '../../http/errors.js'
@@ -52,20 +47,20 @@ import {
   requireOrigin,
 } from '../../http/request.js'
 import { readProjectQuery } from '../../projects/projects.js'
-import {
-  createSession,
-  createUser,
-  emailOf,
-  findUserByIdentity,
-  hasVerifiedDevice,
-  isDeviceVerified,
-  readUser,
-  sha256Hex,
-  verifyDevice,
-} from '../../wallet/users.js'
+import { createUser, findUserByIdentity, sha256Hex } from '../../wallet/users.js'
 import type { MailDeps } from '../email/codes.js'
-import { limitSends, mailDeviceApproval } from '../email/login.js'
 import type { Mailer } from '../email/mailer.js'
+import {
+  answerLogin,
+  consumePendingLogin,
+  isStateUsed,
+  loginExpired,
+  pendingAnswer,
+  readPendingLogin,
+  signInOrAskEmail,
+  startPendingLogin,
+  stateInUse,
+} from '../pendingLogin.js'
 import {
   createFarcasterRelayClient,
   createFarcasterVerifier,
@@ -76,8 +71,6 @@ import {
   type FarcasterVerifier,
 } from './relay.js'
 
-/** How long a started Farcaster login may wait for the app's signature. */
-export const farcasterLoginTtlSeconds = 10 * 60
 /** Farcaster logins started from one IP address. */
 export const farcasterStartIpLimit = { limit: 30, windowSeconds: 10 * 60 } as const
 /** Largest JSON body of start and result. */
@@ -86,14 +79,12 @@ export const maxFarcasterBodyBytes = 1024
 export const farcasterProvider = 'farcaster'
 
 const Query = z.strictObject(commonQuery)
-const LoginRow = z.object({
-  project_id: z.string(),
-  device_id_sha256: z.string(),
-  channel_token: z.string(),
-  nonce: z.string(),
-  consumed: z.boolean(),
-  expired: z.boolean(),
-})
+/** What a Farcaster login keeps besides the pending login's own columns. */
+const FarcasterLogin = {
+  table: 'farcaster_logins',
+  columns: 'channel_token, nonce',
+  row: z.object({ channel_token: z.string(), nonce: z.string() }),
+} as const
 
 export type CreateFarcasterRoutesOptions = {
   db: Db
@@ -169,11 +160,7 @@ export function createFarcasterRoutes({
       ...scaled(farcasterStartIpLimit, config.ipLimitScale),
       message: 'Too many Farcaster logins started from this network',
     })
-    const stateSha256 = sha256Hex(body.state)
-    const [used] = await db.query('SELECT 1 FROM farcaster_logins WHERE state_sha256 = $1', [
-      stateSha256,
-    ])
-    if (used !== undefined) throw stateInUse()
+    if (await isStateUsed(db, 'farcaster_logins', sha256Hex(body.state))) throw stateInUse()
 
     const nonce = randomBytes(16).toString('hex')
     let channel: Awaited<ReturnType<typeof relay.createChannel>>
@@ -182,24 +169,17 @@ export function createFarcasterRoutes({
     } catch (error) {
       throw unavailable(error)
     }
-    const inserted = await db.query(
-      `INSERT INTO farcaster_logins
-         (state_sha256, project_id, device_id_sha256, channel_token, nonce, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()),
-               coalesce($6::timestamptz, now()) + make_interval(secs => $7))
-       ON CONFLICT (state_sha256) DO NOTHING
-       RETURNING 1`,
-      [
-        stateSha256,
-        project.id,
-        sha256Hex(body.deviceId),
-        channel.channelToken,
-        nonce,
-        at(),
-        farcasterLoginTtlSeconds,
-      ],
+    await startPendingLogin(
+      db,
+      'farcaster_logins',
+      {
+        state: body.state,
+        projectId: project.id,
+        deviceId: body.deviceId,
+        columns: { channel_token: channel.channelToken, nonce },
+      },
+      at(),
     )
-    if (inserted.length === 0) throw stateInUse()
     c.header('Cache-Control', 'no-store')
     return c.json({ uri: channel.url })
   })
@@ -210,31 +190,24 @@ export function createFarcasterRoutes({
     const body = parseInput(FarcasterResultRequest, await readJsonBody(c), 'body')
     const time = at()
     const stateSha256 = sha256Hex(body.state)
-    const row = await readLogin(db, stateSha256, time)
-    if (row === undefined || row.project_id !== project.id) throw loginExpired()
-    if (row.device_id_sha256 !== sha256Hex(body.deviceId)) {
-      throw new HttpError(403, 'device_mismatch', 'This login was started on another device')
-    }
+    const row = await readPendingLogin(db, FarcasterLogin, { ...body, projectId: project.id }, time)
     if (row.consumed || row.expired) throw loginExpired()
 
     let completed: FarcasterCompleted
     try {
       const status = await relay.status(row.channel_token)
       if (status.state === 'gone') {
-        await consume(db, stateSha256, time)
+        await consumePendingLogin(db, 'farcaster_logins', stateSha256, time)
         throw loginExpired()
       }
-      if (status.state === 'pending') {
-        c.header('Cache-Control', 'no-store')
-        return c.json({ status: 'pending' as const }, 202)
-      }
+      if (status.state === 'pending') return pendingAnswer(c)
       completed = status
       await verify(completed, { domain, siweUri, nonce: row.nonce, now: now?.() ?? new Date() })
     } catch (error) {
       if (error instanceof HttpError) throw error
       if (error instanceof FarcasterInvalidError) {
         onError?.(error)
-        await consume(db, stateSha256, time)
+        await consumePendingLogin(db, 'farcaster_logins', stateSha256, time)
         throw new HttpError(
           403,
           'farcaster_invalid',
@@ -268,72 +241,23 @@ export function createFarcasterRoutes({
          WHERE state_sha256 = $1`,
         [stateSha256, userId, time],
       )
-      // The strongest factor the account has decides (SECURITY.md 23): its email, once it has one.
-      const email = await emailOf(tx, userId)
-      const verified = await isDeviceVerified(tx, userId, row.device_id_sha256)
-      if (email !== null && !verified && (await hasVerifiedDevice(tx, userId)))
-        return { kind: 'email' as const, userId, email }
-      // Without an email the custody signature is the account's strongest factor: it
-      // verifies the device, as it does the first of an account this login just made.
-      if (!verified) await verifyDevice(tx, userId, row.device_id_sha256, time)
-      const token = await createSession(
+      // The strongest factor the account has decides (SECURITY.md 23): its email, once it
+      // has one; without, the custody signature, which verifies the device.
+      return signInOrAskEmail(
         tx,
         { userId, projectId: project.id, deviceIdSha256: row.device_id_sha256 },
         time,
       )
-      return { kind: 'signed_in' as const, userId, token }
     })
     if (outcome === undefined) throw loginExpired()
-    if (outcome.kind === 'email') {
-      const { userId, email } = outcome
-      await limitSends(c, db, project.id, config.ipLimitScale)
-      await mailDeviceApproval(deps, config, {
-        userId,
-        project,
-        email,
-        deviceIdSha256: row.device_id_sha256,
-        at: time,
-      })
-      const step: EmailStep = { action: 'VERIFY_DEVICE', email }
-      c.header('Cache-Control', 'no-store')
-      return c.json(step)
-    }
-    const result: LoginResult = { token: outcome.token, user: await readUser(db, outcome.userId) }
-    c.header('Cache-Control', 'no-store')
-    return c.json(result)
+    return answerLogin(c, outcome, {
+      deps,
+      config,
+      project,
+      deviceIdSha256: row.device_id_sha256,
+      at: time,
+    })
   })
 
   return app
-}
-
-async function readLogin(db: Queryable, stateSha256: string, at: At) {
-  const [row] = await db.query(
-    `SELECT project_id, device_id_sha256, channel_token, nonce,
-            consumed_at IS NOT NULL AS consumed,
-            expires_at <= coalesce($2::timestamptz, now()) AS expired
-     FROM farcaster_logins WHERE state_sha256 = $1`,
-    [stateSha256, at],
-  )
-  return row === undefined ? undefined : LoginRow.parse(row)
-}
-
-/** Spends a login that can sign no one in (the relay forgot it, or it failed verification). */
-async function consume(db: Queryable, stateSha256: string, at: At): Promise<void> {
-  await db.query(
-    `UPDATE farcaster_logins SET consumed_at = coalesce($2::timestamptz, now())
-     WHERE state_sha256 = $1 AND consumed_at IS NULL`,
-    [stateSha256, at],
-  )
-}
-
-function stateInUse(): HttpError {
-  return new HttpError(409, 'state_in_use', 'This state has been used already: make a new one')
-}
-
-function loginExpired(): HttpError {
-  return new HttpError(
-    410,
-    'login_expired',
-    'This login has expired or was already collected: start again',
-  )
 }

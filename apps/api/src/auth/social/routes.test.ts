@@ -28,7 +28,7 @@ import type { Config } from '../../http/config.js'
 import { OAuthProviderError } from '../../http/errors.js'
 import { donePageCsp, doneScript, noOpenerMessage, pageCsp } from '../../http/pages.js'
 import { sha256Hex } from '../../wallet/users.js'
-import { socialLoginTtlSeconds } from './routes.js'
+import { pendingLoginTtlSeconds } from '../pendingLogin.js'
 
 const publicApiUrl = 'http://api.test'
 const redirectUri = `${publicApiUrl}/auth/v1/social/callback`
@@ -288,7 +288,7 @@ describe('POST /auth/v1/social/start', () => {
     expect(row).toEqual({
       provider: 'google',
       device_id_sha256: sha256Hex(deviceId),
-      ttl: socialLoginTtlSeconds,
+      ttl: pendingLoginTtlSeconds,
     })
     const all = JSON.stringify(await testDb.db.query('SELECT * FROM social_logins'))
     expect(all).not.toContain(state)
@@ -516,14 +516,14 @@ describe('a social login, end to end', () => {
     expect((await result(state, deviceId, claim)).status).toBe(200)
   })
 
-  test(`a login not finished within ${socialLoginTtlSeconds / 60} minutes expires`, async () => {
+  test(`a login not finished within ${pendingLoginTtlSeconds / 60} minutes expires`, async () => {
     const state = newState()
     const deviceId = newDevice()
     const { uri } = (await (await start({ provider: 'google', deviceId, state })).json()) as {
       uri: string
     }
     const callback = await authorize(uri)
-    offset += socialLoginTtlSeconds * 1000
+    offset += pendingLoginTtlSeconds * 1000
     try {
       const page = await land(callback)
       expect(page.status).toBe(410)
@@ -531,7 +531,7 @@ describe('a social login, end to end', () => {
       expect((await errorOf(await result(state, deviceId, anyClaim()))).code).toBe('login_expired')
       expect(await deviceVerified(deviceId)).toBe(false)
     } finally {
-      offset -= socialLoginTtlSeconds * 1000
+      offset -= pendingLoginTtlSeconds * 1000
     }
   })
 
@@ -542,11 +542,11 @@ describe('a social login, end to end', () => {
       uri: string
     }
     const { claim } = await finish(await authorize(uri))
-    offset += socialLoginTtlSeconds * 1000
+    offset += pendingLoginTtlSeconds * 1000
     try {
       expect((await errorOf(await result(state, deviceId, claim))).code).toBe('login_expired')
     } finally {
-      offset -= socialLoginTtlSeconds * 1000
+      offset -= pendingLoginTtlSeconds * 1000
     }
   })
 

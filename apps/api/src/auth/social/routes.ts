@@ -39,8 +39,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   Claim,
-  type EmailStep,
-  type LoginResult,
   SocialResultRequest,
   SocialStartRequest,
   State,
@@ -67,20 +65,25 @@ import {
 import { readProjectQuery } from '../../projects/projects.js'
 import {
   addPendingIdentityLink,
-  createSession,
   createUser,
   emailOf,
   findUserByEmail,
   findUserByIdentity,
-  hasVerifiedDevice,
   isDeviceVerified,
-  readUser,
   sha256Hex,
-  verifyDevice,
 } from '../../wallet/users.js'
-import { loginCodeMail, type MailDeps, sendCode } from '../email/codes.js'
-import { limitSends, mailDeviceApproval } from '../email/login.js'
+import type { MailDeps } from '../email/codes.js'
 import type { Mailer } from '../email/mailer.js'
+import {
+  answerLogin,
+  type LoginOutcome,
+  loginExpired,
+  pendingAnswer,
+  pendingLoginTtlSeconds,
+  readPendingLogin,
+  signInOrAskEmail,
+  startPendingLogin,
+} from '../pendingLogin.js'
 import {
   createSocialClients,
   providerDefaults,
@@ -88,8 +91,6 @@ import {
   trustedEmail,
 } from './providers.js'
 
-/** How long a started login waits for its callback, and a finished one for its collection. */
-export const socialLoginTtlSeconds = 10 * 60
 /** Social logins started from one IP address. */
 export const socialStartIpLimit = { limit: 30, windowSeconds: 10 * 60 } as const
 /** Largest JSON body of start and result. */
@@ -123,10 +124,9 @@ const CallbackParams = z.strictObject({
 })
 /** The done page's query: exactly the state and the claim. */
 const DoneParams = z.strictObject({ state: State, claim: Claim })
+/** What a social login keeps besides the pending login's own columns. */
 const LoginRow = z.object({
   provider: z.string(),
-  project_id: z.string(),
-  device_id_sha256: z.string(),
   code_verifier: z.string(),
   nonce: z.string(),
   user_id: z.string().nullable(),
@@ -134,12 +134,19 @@ const LoginRow = z.object({
   claim_sha256: z.string().nullable(),
   link_subject: z.string().nullable(),
   completed: z.boolean(),
-  consumed: z.boolean(),
-  expired: z.boolean(),
 })
-type LoginRow = z.infer<typeof LoginRow>
+const SocialLogin = {
+  table: 'social_logins',
+  columns: `provider, code_verifier, nonce, user_id, error, claim_sha256, link_subject,
+            completed_at IS NOT NULL AS completed`,
+  row: LoginRow,
+} as const
+const CallbackRow = LoginRow.extend({ expired: z.boolean() })
 
 type Failure = 'access_denied' | 'provider_error'
+
+/** How a collection ends: the shared outcomes, or a login spent meanwhile or failed at the provider. */
+type Collected = LoginOutcome | { kind: 'gone' } | { kind: 'failed'; error: string | null }
 
 export function createSocialRoutes({
   db,
@@ -204,28 +211,17 @@ export function createSocialRoutes({
         `${social.label} cannot be reached right now: try again later`,
       )
     }
-    const inserted = await db.query(
-      `INSERT INTO social_logins
-         (state_sha256, provider, project_id, device_id_sha256, code_verifier, nonce,
-          created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()),
-               coalesce($7::timestamptz, now()) + make_interval(secs => $8))
-       ON CONFLICT (state_sha256) DO NOTHING
-       RETURNING 1`,
-      [
-        sha256Hex(body.state),
-        body.provider,
-        project.id,
-        sha256Hex(body.deviceId),
-        codeVerifier,
-        nonce,
-        at(),
-        socialLoginTtlSeconds,
-      ],
+    await startPendingLogin(
+      db,
+      'social_logins',
+      {
+        state: body.state,
+        projectId: project.id,
+        deviceId: body.deviceId,
+        columns: { provider: body.provider, code_verifier: codeVerifier, nonce },
+      },
+      at(),
     )
-    if (inserted.length === 0) {
-      throw new HttpError(409, 'state_in_use', 'This state has been used already: make a new one')
-    }
     c.header('Cache-Control', 'no-store')
     return c.json({ uri: uri.href })
   })
@@ -283,7 +279,7 @@ export function createSocialRoutes({
            completed_at = coalesce($3::timestamptz, now()),
            expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
          WHERE state_sha256 = $1`,
-        [stateSha256, userId, time, socialLoginTtlSeconds, sha256Hex(claim), linkSubject],
+        [stateSha256, userId, time, pendingLoginTtlSeconds, sha256Hex(claim), linkSubject],
       )
       return true
     })
@@ -323,17 +319,12 @@ export function createSocialRoutes({
     const body = parseInput(SocialResultRequest, await readJsonBody(c), 'body')
     const time = at()
     const stateSha256 = sha256Hex(body.state)
-    const row = await readLogin(db, stateSha256, time)
-    if (row === undefined || row.project_id !== project.id) throw loginExpired()
-    if (row.device_id_sha256 !== sha256Hex(body.deviceId)) {
-      throw new HttpError(403, 'device_mismatch', 'This login was started on another device')
-    }
+    const row = await readPendingLogin(db, SocialLogin, { ...body, projectId: project.id }, time)
     if (row.expired) throw loginExpired()
     if (!row.completed) {
       if (row.consumed) throw loginExpired()
       // No claim exists yet: any well-formed one waits.
-      c.header('Cache-Control', 'no-store')
-      return c.json({ status: 'pending' as const }, 202)
+      return pendingAnswer(c)
     }
     // A signed-in login is collected only with the claim its done page
     // handed to the popup's opener. Another claim ends the login (counted),
@@ -355,63 +346,40 @@ export function createSocialRoutes({
     if (row.consumed) throw loginExpired()
 
     const deviceIdSha256 = row.device_id_sha256
-    const outcome = await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx): Promise<Collected> => {
       const [consumed] = await tx.query(
         `UPDATE social_logins SET consumed_at = coalesce($2::timestamptz, now())
          WHERE state_sha256 = $1 AND consumed_at IS NULL AND completed_at IS NOT NULL
          RETURNING user_id, error, link_subject`,
         [stateSha256, time],
       )
-      if (consumed === undefined) return { kind: 'gone' as const }
+      if (consumed === undefined) return { kind: 'gone' }
       const {
         user_id: userId,
         error,
         link_subject: linkSubject,
       } = LoginRow.pick({ user_id: true, error: true, link_subject: true }).parse(consumed)
-      if (userId === null) return { kind: 'failed' as const, error }
-      // The strongest factor the account has decides (SECURITY.md 23).
-      const email = await emailOf(tx, userId)
-      const verified = await isDeviceVerified(tx, userId, deviceIdSha256)
+      if (userId === null) return { kind: 'failed', error }
       if (linkSubject !== null) {
         // Found by its email alone: linked once that email confirms it here, never silently.
-        if (email === null) return { kind: 'failed' as const, error: 'provider_error' }
+        const email = await emailOf(tx, userId)
+        if (email === null) return { kind: 'failed', error: 'provider_error' }
+        const verified = await isDeviceVerified(tx, userId, deviceIdSha256)
         await addPendingIdentityLink(
           tx,
           { userId, provider: row.provider, subject: linkSubject, deviceIdSha256 },
           time,
         )
-        const action = verified ? ('VERIFY_OTP' as const) : ('VERIFY_DEVICE' as const)
-        return { kind: 'email' as const, userId, email, action }
+        return { kind: 'email', userId, email, action: verified ? 'VERIFY_OTP' : 'VERIFY_DEVICE' }
       }
-      // An account this login just made has no device and no key yet: this one is its first.
-      const first = !verified && !(await hasVerifiedDevice(tx, userId))
-      if (email !== null && !verified && !first)
-        return { kind: 'email' as const, userId, email, action: 'VERIFY_DEVICE' as const }
-      // Without an email the provider login (its own window showed the claim) is the
-      // account's strongest factor: it verifies the device, as it does an account's first.
-      if (!verified) await verifyDevice(tx, userId, deviceIdSha256, time)
-      const token = await createSession(tx, { userId, projectId: project.id, deviceIdSha256 }, time)
-      return { kind: 'signed_in' as const, userId, token }
+      // The strongest factor the account has decides (SECURITY.md 23). Without an email
+      // the provider login (its own window showed the claim) verifies the device, as it
+      // does the first of an account this login just made.
+      return signInOrAskEmail(tx, { userId, projectId: project.id, deviceIdSha256 }, time)
     })
     if (outcome.kind === 'gone') throw loginExpired()
-    if (outcome.kind === 'email') {
-      const { userId, email, action } = outcome
-      await limitSends(c, db, project.id, config.ipLimitScale)
-      if (action === 'VERIFY_DEVICE') {
-        await mailDeviceApproval(deps, config, { userId, project, email, deviceIdSha256, at: time })
-      } else {
-        await sendCode(
-          deps,
-          { projectId: project.id, purpose: 'login', email },
-          { at: time, mail: loginCodeMail },
-        )
-      }
-      const step: EmailStep = { action, email }
-      c.header('Cache-Control', 'no-store')
-      return c.json(step)
-    }
-    const label = labelOf(row.provider)
     if (outcome.kind === 'failed') {
+      const label = labelOf(row.provider)
       throw new HttpError(
         403,
         'social_login_failed',
@@ -420,9 +388,7 @@ export function createSocialRoutes({
           : `Sign-in with ${label} failed: try again`,
       )
     }
-    const result: LoginResult = { token: outcome.token, user: await readUser(db, outcome.userId) }
-    c.header('Cache-Control', 'no-store')
-    return c.json(result)
+    return answerLogin(c, outcome, { deps, config, project, deviceIdSha256, at: time })
   })
 
   return app
@@ -461,19 +427,14 @@ async function findOrCreateUser(
   return { userId: owner, linkSubject: profile.subject }
 }
 
-async function readLogin(
-  db: Queryable,
-  stateSha256: string,
-  at: At,
-): Promise<LoginRow | undefined> {
+/** The login the provider's callback finishes, read by its state alone (the popup has no device id). */
+async function readLogin(db: Queryable, stateSha256: string, at: At) {
   const [row] = await db.query(
-    `SELECT provider, project_id, device_id_sha256, code_verifier, nonce, user_id, error,
-            claim_sha256, link_subject, completed_at IS NOT NULL AS completed, consumed_at IS NOT NULL AS consumed,
-            expires_at <= coalesce($2::timestamptz, now()) AS expired
+    `SELECT ${SocialLogin.columns}, expires_at <= coalesce($2::timestamptz, now()) AS expired
      FROM social_logins WHERE state_sha256 = $1`,
     [stateSha256, at],
   )
-  return row === undefined ? undefined : LoginRow.parse(row)
+  return row === undefined ? undefined : CallbackRow.parse(row)
 }
 
 /** Stores a failed login (unless it finished meanwhile). */
@@ -482,7 +443,7 @@ async function fail(db: Queryable, stateSha256: string, failure: Failure, at: At
     `UPDATE social_logins SET error = $2, completed_at = coalesce($3::timestamptz, now()),
        expires_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
      WHERE state_sha256 = $1 AND completed_at IS NULL`,
-    [stateSha256, failure, at, socialLoginTtlSeconds],
+    [stateSha256, failure, at, pendingLoginTtlSeconds],
   )
 }
 
@@ -517,14 +478,6 @@ function claimMatches(claim: string, expectedSha256: string | null): boolean {
   return expected.length === given.length && timingSafeEqual(expected, given)
 }
 
-function loginExpired(): HttpError {
-  return new HttpError(
-    410,
-    'login_expired',
-    'This login has expired or was already collected: start again',
-  )
-}
-
 function callbackPage(
   c: Context,
   outcome: 'done' | 'invalid' | 'expired' | Failure,
@@ -545,7 +498,7 @@ function callbackPage(
       return htmlPage(c, 410, {
         title: 'This sign-in has expired',
         paragraphs: [
-          `Sign-ins must finish within ${socialLoginTtlSeconds / 60} minutes. Close this window and try again.`,
+          `Sign-ins must finish within ${pendingLoginTtlSeconds / 60} minutes. Close this window and try again.`,
         ],
       })
     case 'access_denied':
