@@ -141,6 +141,8 @@ async function main() {
     PORT: String(ports.api),
     HOST: '127.0.0.1',
     PGLITE_DIR: pgliteDir,
+    // The dev origins come from @porthole/dev-stack; the API's defaults (its README) match them.
+    PUBLIC_API_URL: origins.api,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
     // The social login's last page posts to the widget only; the frame may collect it.
     WIDGET_ORIGIN: origins.widget,

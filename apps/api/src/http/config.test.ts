@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
+import { origins, ports } from '@porthole/dev-stack/stack'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
 import { noTrustedProxies } from './clientIp.js'
 import {
   configFromEnv,
   defaultPgliteDir,
+  defaults,
   defaultTokenLists,
   developmentShareKey,
   productionRefusals,
@@ -436,6 +438,19 @@ describe('productionRefusals', () => {
       'DEV_OUTBOX',
     ])
     for (const line of lines) expect(line).toMatch(/^PORTHOLE_ENV=production: [A-Z_]+ must /)
+  })
+})
+
+describe('defaults', () => {
+  test("are the dev stack's origins and ports, which npm start passes as well", () => {
+    expect(defaults).toMatchObject({
+      port: ports.api,
+      publicApiUrl: origins.api,
+      widgetOrigin: origins.widget,
+      secureFrameOrigin: origins.secure,
+      corsOrigins: [origins.widget, origins.secure],
+      rpcUpstreams: { 'eip155:31337': `http://127.0.0.1:${ports.anvil}` },
+    })
   })
 })
 

@@ -48,10 +48,19 @@ export const defaultTokenLists: TokenLists = {
   'eip155:11155111': [{ address: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', ...usdc }],
 }
 
+/**
+ * The local stack's origins (`@porthole/dev-stack/stack`, which shippable
+ * code may not import): the documented defaults of `WIDGET_ORIGIN`,
+ * `SECURE_FRAME_ORIGIN` and `PUBLIC_API_URL`, so the API alone runs against
+ * the dev stack. `config.test.ts` fails if the two disagree.
+ */
+const devWidgetOrigin = 'http://widget.localhost:5171'
+const devSecureFrameOrigin = 'http://secure.localhost:5172'
+
 export const defaults = {
   port: 5173,
   host: '127.0.0.1',
-  corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
+  corsOrigins: [devWidgetOrigin, devSecureFrameOrigin],
   rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
   rpcMaxAnswerBytes: 2 * 1024 * 1024,
   portholeEnv: 'development',
@@ -61,8 +70,8 @@ export const defaults = {
   devOutbox: false,
   ipLimitScale: 1,
   publicApiUrl: 'http://api.localhost:5173',
-  secureFrameOrigin: 'http://secure.localhost:5172',
-  widgetOrigin: 'http://widget.localhost:5171',
+  secureFrameOrigin: devSecureFrameOrigin,
+  widgetOrigin: devWidgetOrigin,
   farcasterRelayUrl: 'https://relay.farcaster.xyz',
   farcasterChain: 'eip155:10',
   farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',

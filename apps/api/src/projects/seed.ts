@@ -16,7 +16,7 @@ export const walletRegistryDir = fileURLToPath(
 
 export const devProjectName = 'Porthole dev'
 
-/** The demo host page, on both loopback names. */
+/** The dev stack's demo host page, on both loopback names (`seed.test.ts` checks it against `@porthole/dev-stack`). */
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
 
 /** The local anvil chain first (the default), then Ethereum, Sepolia and Base. */
