@@ -15,7 +15,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from '@playwright/test'
 import { buildSync } from 'esbuild'
-import { powBaseDifficultyBits, powMaxDifficultyBits } from '../apps/api/src/proofOfWork.ts'
+import {
+  powBaseDifficultyBits,
+  powMaxDifficultyBits,
+} from '../apps/api/src/auth/email/proofOfWork.ts'
 import { chromiumArgs } from '../playwright.config.ts'
 import { median } from './stats.ts'
 

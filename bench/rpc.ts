@@ -15,10 +15,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
-import { configFromEnv } from '../apps/api/src/config.ts'
 import { createDb } from '../apps/api/src/db/db.ts'
 import { migrate } from '../apps/api/src/db/migrations.ts'
-import { createProject, setProjectHeavyRpc } from '../apps/api/src/projects.ts'
+import { configFromEnv } from '../apps/api/src/http/config.ts'
+import { createProject, setProjectHeavyRpc } from '../apps/api/src/projects/projects.ts'
 import { type ApiProcess, startApiProcess } from '../apps/api/test/process.ts'
 
 /** Requests in flight at once in the attack, as in the issue. */

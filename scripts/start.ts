@@ -43,7 +43,7 @@ import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { hostRuleOf } from '@porthole/protocol/HostNames'
 import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import { devProjectNetworks } from '../apps/api/src/db/seed.ts'
+import { devProjectNetworks } from '../apps/api/src/projects/seed.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const e2e = process.env.PORTHOLE_E2E === '1'
@@ -149,6 +149,8 @@ async function main() {
     PORT: String(ports.api),
     HOST: '127.0.0.1',
     PGLITE_DIR: pgliteDir,
+    // The dev origins come from @porthole/dev-stack; the API's defaults (its README) match them.
+    PUBLIC_API_URL: origins.api,
     CORS_ORIGINS: `${origins.widget},${origins.secure}`,
     // The social login's last page posts to the widget only; the frame may collect it.
     WIDGET_ORIGIN: origins.widget,

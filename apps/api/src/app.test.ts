@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../test/db.js'
 import { createMemoryMailer, createTestClient, newDeviceId, signUp } from '../test/embedded.js'
 import { createApp } from './app.js'
-import { testConfig } from './config.js'
 import type { Db } from './db/db.js'
+import { testConfig } from './http/config.js'
 
 let testDb: TestDb
 let app: Hono

@@ -1,25 +1,25 @@
 import { Hono } from 'hono'
-import type { Config } from './config.js'
-import { refuseCrossSite } from './crossSite.js'
+import { createAnalyticsRoutes } from './analytics/routes.js'
+import { createDevOutboxRoutes } from './auth/email/devOutbox.js'
+import { createAuthRoutes } from './auth/email/login.js'
+import { createMailer, type Mailer } from './auth/email/mailer.js'
+import { createEmailUpdateRoutes } from './auth/email/update.js'
+import { createFarcasterRoutes } from './auth/farcaster/routes.js'
+import { createSocialRoutes } from './auth/social/routes.js'
 import type { Db } from './db/db.js'
-import { HttpError } from './errors.js'
-import { refuseForeignHosts } from './hostNames.js'
-import { errorBody, identifyClient } from './http.js'
-import { createMailer, type Mailer } from './mailer.js'
-import { createAnalyticsRoutes } from './routes/analytics.js'
-import { createAuthRoutes } from './routes/auth.js'
-import { createConfigRoutes } from './routes/config.js'
-import { createDevOutboxRoutes } from './routes/devOutbox.js'
-import { createEmailUpdateRoutes } from './routes/emailUpdate.js'
-import { createExplorerRoutes } from './routes/explorer.js'
-import { createFarcasterRoutes } from './routes/farcaster.js'
-import { createOriginsRoutes } from './routes/origins.js'
-import { createRpcRoutes, defaultRpcTimeoutMs, type RpcLimits } from './routes/rpc.js'
-import { createSharesRoutes } from './routes/shares.js'
-import { createSiwxRoutes } from './routes/siwx.js'
-import { createSocialRoutes } from './routes/social.js'
-import { createTokensRoutes } from './routes/tokens.js'
-import { createSignatureVerifier, type SignatureVerifier } from './signatures.js'
+import { createExplorerRoutes } from './explorer/routes.js'
+import { createTokensRoutes } from './explorer/tokens.js'
+import type { Config } from './http/config.js'
+import { refuseCrossSite } from './http/crossSite.js'
+import { HttpError } from './http/errors.js'
+import { refuseForeignHosts } from './http/hostNames.js'
+import { errorBody, identifyClient } from './http/request.js'
+import { createConfigRoutes } from './projects/appkitConfig.js'
+import { createOriginsRoutes } from './projects/routes.js'
+import { createRpcRoutes, defaultRpcTimeoutMs, type RpcLimits } from './rpc/routes.js'
+import { createSiwxRoutes } from './siwx/routes.js'
+import { createSignatureVerifier, type SignatureVerifier } from './siwx/signatures.js'
+import { createSharesRoutes } from './wallet/shares.js'
 
 export type CreateAppOptions = {
   config: Config
@@ -30,7 +30,7 @@ export type CreateAppOptions = {
   onWarning?: ((line: string) => void) | undefined
   /** How long the RPC proxy (and a sign-in's on-chain signature check) waits for an upstream. */
   rpcTimeoutMs?: number | undefined
-  /** The RPC proxy's limits and caps, for tests; `defaultRpcLimits` (`routes/rpcLimits.ts`) otherwise. */
+  /** The RPC proxy's limits and caps, for tests; `defaultRpcLimits` (`rpc/limits.ts`) otherwise. */
   rpcLimits?: Partial<RpcLimits> | undefined
   /**
    * Checks sign-in signatures; by default viem over `config.rpcUpstreams`

@@ -4,10 +4,10 @@
  * variables as the server (DATABASE_URL, PGLITE_DIR).
  */
 import { runProjectCommand } from './commands.js'
-import { configFromEnv } from './config.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
-import { BaseError } from './errors.js'
+import { configFromEnv } from './http/config.js'
+import { BaseError } from './http/errors.js'
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2)

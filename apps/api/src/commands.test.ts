@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../test/db.js'
+import { chargeMailBudget } from './auth/email/codes.js'
 import { runProjectCommand } from './commands.js'
-import { chargeMailBudget } from './emailCodes.js'
-import { getProject } from './projects.js'
+import { getProject } from './projects/projects.js'
 
 let testDb: TestDb
 beforeAll(async () => {

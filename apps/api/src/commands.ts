@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util'
-import type { Db } from './db/db.js'
 import {
   emailSendProjectLimit,
   mailBudgetCounts,
   projectMailBudget,
   setProjectMailBudget,
-} from './emailCodes.js'
-import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './errors.js'
-import { describeKnownNetworks, splitNetworkList } from './networks.js'
+} from './auth/email/codes.js'
+import type { Db } from './db/db.js'
+import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './http/errors.js'
+import type { Project } from './http/schemas.js'
+import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
 import {
   createProject,
   listProjects,
@@ -16,9 +17,8 @@ import {
   setProjectLogins,
   setProjectNetworks,
   setProjectOrigins,
-} from './projects.js'
-import { rpcProjectBudget } from './routes/rpcLimits.js'
-import type { Project } from './schemas.js'
+} from './projects/projects.js'
+import { rpcProjectBudget } from './rpc/limits.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
 

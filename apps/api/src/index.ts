@@ -1,8 +1,7 @@
 export { type CreateAppOptions, createApp } from './app.js'
-export { type Config, ConfigSchema, configFromEnv } from './config.js'
 export { type CreateDbOptions, createDb, type Db, type Queryable } from './db/db.js'
 export { migrate, migrations } from './db/migrations.js'
-export { seed } from './db/seed.js'
+export { type Config, ConfigSchema, configFromEnv } from './http/config.js'
 export {
   BaseError,
   ConfigError,
@@ -10,6 +9,7 @@ export {
   HttpError,
   InvalidOriginError,
   ProjectError,
-} from './errors.js'
-export { isValidPattern, parseExactOrigin, parsePattern, parsePatterns } from './origins.js'
-export { createProject, getProject, listProjects, setProjectOrigins } from './projects.js'
+} from './http/errors.js'
+export { isValidPattern, parseExactOrigin, parsePattern, parsePatterns } from './http/origins.js'
+export { createProject, getProject, listProjects, setProjectOrigins } from './projects/projects.js'
+export { seed } from './projects/seed.js'

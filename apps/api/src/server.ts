@@ -1,27 +1,22 @@
 /**
  * Starts the API: `npx tsx apps/api/src/server.ts` (or `npm start` at the root,
- * which starts everything). Configured by environment variables (src/config.ts).
+ * which starts everything). Configured by environment variables (src/http/config.ts).
  */
 import { serve } from '@hono/node-server'
 import { loopbackHostnames } from '@porthole/protocol/HostNames'
 import { createApp } from './app.js'
-import {
-  configFromEnv,
-  developmentShareKey,
-  memoryDir,
-  productionRefusals,
-  productionRefusalsInDb,
-} from './config.js'
+import { logMailBudgetTo, pruneEmailLogin } from './auth/email/codes.js'
+import { devOutboxPath } from './auth/email/devOutbox.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
-import { seed } from './db/seed.js'
-import { logMailBudgetTo, pruneEmailLogin } from './emailCodes.js'
-import { BaseError } from './errors.js'
-import { apiHostRule } from './hostNames.js'
-import { pruneRateLimits } from './rateLimit.js'
-import { devOutboxPath } from './routes/devOutbox.js'
-import { pruneSiwx } from './routes/siwx.js'
-import { pruneAccounts } from './users.js'
+import { pruneRateLimits } from './db/rateLimit.js'
+import { configFromEnv, developmentShareKey, memoryDir, productionRefusals } from './http/config.js'
+import { BaseError } from './http/errors.js'
+import { apiHostRule } from './http/hostNames.js'
+import { productionRefusalsInDb } from './projects/projects.js'
+import { seed } from './projects/seed.js'
+import { pruneSiwx } from './siwx/routes.js'
+import { pruneAccounts } from './wallet/users.js'
 
 /** Rate-limit rows older than this are deleted (every limit's window is far shorter). */
 const rateLimitRetentionSeconds = 24 * 60 * 60

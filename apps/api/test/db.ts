@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { type Config, memoryDir, testConfig } from '../src/config.js'
 import { createDb, type Db } from '../src/db/db.js'
 import { migrate } from '../src/db/migrations.js'
 import { createPostgresDb } from '../src/db/postgres.js'
-import { seed } from '../src/db/seed.js'
+import { type Config, memoryDir, testConfig } from '../src/http/config.js'
+import { seed } from '../src/projects/seed.js'
 
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true

@@ -6,10 +6,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { LoginResult } from '@porthole/protocol/Embedded'
 import type { Hono } from 'hono'
-import { defaults } from '../src/config.js'
-import { callerOrigins, findBrowserEndpoint } from '../src/crossSite.js'
-import { MailError } from '../src/errors.js'
-import type { Mail, Mailer } from '../src/mailer.js'
+import type { Mail, Mailer } from '../src/auth/email/mailer.js'
+import { defaults } from '../src/http/config.js'
+import { callerOrigins, findBrowserEndpoint } from '../src/http/crossSite.js'
+import { MailError } from '../src/http/errors.js'
 
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
-import type { Config } from '../config.js'
-import { memoryDir } from '../config.js'
+import type { Config } from '../http/config.js'
+import { memoryDir } from '../http/config.js'
 import { createPgliteDb } from './pglite.js'
 import { createPostgresDb } from './postgres.js'
 
@@ -11,6 +11,12 @@ export type Queryable = {
   /** A script of one or more statements without parameters (migrations). */
   exec(sql: string): Promise<void>
 }
+
+/**
+ * The time of a rule: an injected clock in tests, otherwise `null`, which the
+ * SQL turns into the database's `now()`, shared by every replica.
+ */
+export type At = Date | null
 
 /** The API's database: PGlite (embedded) or PostgreSQL. */
 export type Db = Queryable & {

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
-import { RegistryError } from '../errors.js'
-import { getProject } from '../projects.js'
-import { migrate, migrations } from './migrations.js'
+import { RegistryError } from '../http/errors.js'
+import { getProject } from '../projects/projects.js'
 import {
   devProjectNetworks,
   readWalletRegistry,
   registryRdns,
   seed,
   walletRegistryDir,
-} from './seed.js'
+} from '../projects/seed.js'
+import { migrate, migrations } from './migrations.js'
 
 // Not migrated: the tests below migrate it, then seed it, in order.
 let testDb: TestDb

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DatabaseLockedError } from '../errors.js'
+import { DatabaseLockedError } from '../http/errors.js'
 import type { Db } from './db.js'
 import { createPgliteDb } from './pglite.js'
 

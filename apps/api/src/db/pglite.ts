@@ -1,8 +1,8 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
-import { memoryDir } from '../config.js'
-import { DatabaseLockedError } from '../errors.js'
+import { memoryDir } from '../http/config.js'
+import { DatabaseLockedError } from '../http/errors.js'
 import type { Db, Queryable } from './db.js'
 
 /**

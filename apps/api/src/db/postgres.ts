@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { BaseError } from '../errors.js'
+import { BaseError } from '../http/errors.js'
 import type { CreateDbOptions, Db, Queryable } from './db.js'
 
 /** PostgreSQL through a `pg` pool. Several API replicas may share one database. */
