@@ -4,6 +4,7 @@
  * `@porthole/dev-stack/stack` (their one definition) and fixes in the bundle
  * with `define`; the Vitest project sets the same values.
  */
+import { InvalidUrlSettingError, InvalidWebSocketUrlSettingError } from './errors.js'
 
 /** Any id does for the local relay; the public relay needs a WalletConnect Cloud project id. */
 export const defaultWalletConnectProjectId = 'porthole-local'
@@ -15,10 +16,10 @@ export function parseUrlSetting(name: string, value: string | undefined, fallbac
   try {
     url = new URL(raw)
   } catch {
-    throw new Error(`${name} must be an http(s) URL, got '${raw}'`)
+    throw new InvalidUrlSettingError(name, raw)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`${name} must be an http(s) URL, got '${raw}'`)
+    throw new InvalidUrlSettingError(name, raw)
   return url.href.replace(/\/+$/, '')
 }
 
@@ -34,6 +35,6 @@ export function parseWebSocketUrlSetting(
     url = new URL(raw)
   } catch {}
   if (url?.protocol !== 'ws:' && url?.protocol !== 'wss:')
-    throw new Error(`${name} must be a ws(s) URL, got '${raw}'`)
+    throw new InvalidWebSocketUrlSettingError(name, raw)
   return url.href.replace(/\/+$/, '')
 }
