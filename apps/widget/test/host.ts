@@ -10,9 +10,9 @@ import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
 import { type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { loadEvm } from '../src/lib/evm.js'
-import { connectHost } from '../src/lib/hostChannel.js'
-import { store } from '../src/lib/store.js'
+import { loadChain } from '../src/lib/chains/index.js'
+import { connectHost } from '../src/lib/host/channel.js'
+import { store } from '../src/lib/state/store.js'
 import { hostOrigin } from './view.js'
 
 /** Anvil's first test key: a well-known key that holds nothing real. */
@@ -69,7 +69,7 @@ export async function connectHostWallet(): Promise<void> {
   })
   loader.handle('hostWalletRequest', ({ method, params }) => answer(method, params))
   store.setState({ hostOrigin })
-  connectHost({ port: port2, origin: hostOrigin, evm: loadEvm })
+  connectHost({ port: port2, origin: hostOrigin, chain: () => loadChain() })
   loader.emit('hostWallets', { wallets: [hostWallet] })
   await new Promise<void>((resolve) => {
     const stop = store.subscribe(() => {
@@ -78,7 +78,7 @@ export async function connectHostWallet(): Promise<void> {
       resolve()
     })
   })
-  await (await loadEvm()).connect(hostWallet.rdns)
+  await (await loadChain()).connect(hostWallet.rdns)
 }
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true
