@@ -27,13 +27,20 @@ export const hostWallet: Host.HostWallet = {
   rdns: 'com.example.wallet',
 }
 
-/** What the wallet does on a signature request: sign, or decline as the user would (4001). */
+/** What the wallet does on a signature or switch request: do it, or decline as the user would (4001). */
 export const wallet = { declines: false, chainId: 1 }
+
+/** The requests the wallet received, in order. */
+export const walletRequests: Array<{ method: string; params: unknown }> = []
+
+/** The loader's end of the host channel, once `connectHostWallet` opened it. */
+let loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> | undefined
 
 /** Whether the site may see the account: from the first `eth_requestAccounts`, as in a real wallet. */
 let authorized = false
 
 async function answer(method: string, params: unknown): Promise<unknown> {
+  walletRequests.push({ method, params })
   switch (method) {
     case 'eth_requestAccounts':
       authorized = true
@@ -50,6 +57,17 @@ async function answer(method: string, params: unknown): Promise<unknown> {
       const [message] = params as [Hex]
       return account.signMessage({ message: { raw: message } })
     }
+    case 'wallet_switchEthereumChain': {
+      if (wallet.declines) throw new RpcError(ErrorCode.userRejected, 'User rejected the request.')
+      const [{ chainId }] = params as [{ chainId: Hex }]
+      wallet.chainId = Number(chainId)
+      loader?.emit('hostWalletEvent', {
+        uuid: hostWallet.uuid,
+        event: 'chainChanged',
+        data: chainId,
+      })
+      return null
+    }
     default:
       throw new RpcError(ErrorCode.unsupportedMethod, `${method} is not supported`)
   }
@@ -62,7 +80,7 @@ async function answer(method: string, params: unknown): Promise<unknown> {
  */
 export async function connectHostWallet(): Promise<void> {
   const { port1, port2 } = new MessageChannel()
-  const loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> = Channel.create({
+  loader = Channel.create({
     port: port1,
     origin: location.origin,
     parsers: Contract.parsers(Host.host, Host.widget),
