@@ -39,6 +39,16 @@ let loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> | undefined
 /** Whether the site may see the account: from the first `eth_requestAccounts`, as in a real wallet. */
 let authorized = false
 
+/** The wallet goes to another network by itself (its user switched it there) and says so. */
+export function moveWallet(chainId: number): void {
+  wallet.chainId = chainId
+  loader?.emit('hostWalletEvent', {
+    uuid: hostWallet.uuid,
+    event: 'chainChanged',
+    data: numberToHex(chainId),
+  })
+}
+
 async function answer(method: string, params: unknown): Promise<unknown> {
   walletRequests.push({ method, params })
   switch (method) {
@@ -60,12 +70,7 @@ async function answer(method: string, params: unknown): Promise<unknown> {
     case 'wallet_switchEthereumChain': {
       if (wallet.declines) throw new RpcError(ErrorCode.userRejected, 'User rejected the request.')
       const [{ chainId }] = params as [{ chainId: Hex }]
-      wallet.chainId = Number(chainId)
-      loader?.emit('hostWalletEvent', {
-        uuid: hostWallet.uuid,
-        event: 'chainChanged',
-        data: chainId,
-      })
+      moveWallet(Number(chainId))
       return null
     }
     default:
