@@ -23,15 +23,16 @@ export const evm = {
   ...evmConnection,
   namespace: 'eip155' as const,
 
-  switchNetwork: (caipNetworkId: string) => evmConnection.switchChain(chainIdOf(caipNetworkId)),
+  switchNetwork: async (caipNetworkId: string) =>
+    evmConnection.switchChain(chainIdOf(caipNetworkId)),
 
-  getBalance: (address: string, caipNetworkId: string) =>
+  getBalance: async (address: string, caipNetworkId: string) =>
     queryClient.fetchQuery(nativeBalanceQuery(address, chainIdOf(caipNetworkId))),
 
-  getTokenBalances: (address: string, caipNetworkId: string) =>
+  getTokenBalances: async (address: string, caipNetworkId: string) =>
     queryClient.fetchQuery(tokenBalancesQuery(address, chainIdOf(caipNetworkId))),
 
-  send: (parameters: {
+  send: async (parameters: {
     token: SendToken
     amount: bigint
     receiver: string
