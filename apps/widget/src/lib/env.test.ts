@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { parseUrlSetting, parseWebSocketUrlSetting } from './defaults.js'
+import {
+  InvalidUrlSettingError,
+  InvalidWebSocketUrlSettingError,
+  parseUrlSetting,
+  parseWebSocketUrlSetting,
+} from './defaults.js'
 import { readProjectId, readTheme } from './env.js'
-import { InvalidUrlSettingError, InvalidWebSocketUrlSettingError } from './errors.js'
 
 describe('readProjectId', () => {
   test.each([

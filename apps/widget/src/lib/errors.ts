@@ -49,19 +49,3 @@ export class TransactionRevertedError extends BaseError {
     super('The transaction reverted.')
   }
 }
-
-/** A build-time URL setting that is not an http(s) URL. */
-export class InvalidUrlSettingError extends BaseError {
-  override name = 'InvalidUrlSettingError'
-  constructor(name: string, raw: string) {
-    super(`${name} must be an http(s) URL, got '${raw}'`)
-  }
-}
-
-/** A build-time WebSocket URL setting that is not a ws(s) URL. */
-export class InvalidWebSocketUrlSettingError extends BaseError {
-  override name = 'InvalidWebSocketUrlSettingError'
-  constructor(name: string, raw: string) {
-    super(`${name} must be a ws(s) URL, got '${raw}'`)
-  }
-}
