@@ -1,14 +1,19 @@
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig, loadEnv, type Plugin } from 'vite'
+import { defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
-import {
-  defaultWalletConnectProjectId,
-  parseUrlSetting,
-  parseWebSocketUrlSetting,
-} from './src/lib/defaults.js'
+
+/**
+ * The settings' parsers, shared with the bundle (`src/lib/env.ts`). Through
+ * Vite's module runner: they throw the widget's errors, which import
+ * `@porthole/protocol`, a package of TypeScript that Node cannot run.
+ */
+const { module: defaults } = await runnerImport<typeof import('./src/lib/defaults.js')>(
+  fileURLToPath(new URL('./src/lib/defaults.ts', import.meta.url)),
+)
+const { defaultWalletConnectProjectId, parseUrlSetting, parseWebSocketUrlSetting } = defaults
 
 /**
  * A Content-Security-Policy for the built page: scripts and styles from the

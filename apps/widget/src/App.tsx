@@ -4,15 +4,15 @@ import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-rou
 import { Modal } from './components/Modal.js'
 import { WalletRowsSkeleton } from './components/Skeleton.js'
 import { useStore } from './hooks/useStore.js'
-import { queryClient } from './lib/queryClient.js'
-import type { ImplementedView } from './lib/router.js'
-import { currentView, store } from './lib/store.js'
+import { queryClient } from './lib/data/queryClient.js'
+import type { ImplementedView } from './lib/state/router.js'
+import { currentView, store } from './lib/state/store.js'
 import { AllWallets } from './routes/AllWallets.js'
 import { Connect } from './routes/Connect.js'
 import { ConnectingExternal } from './routes/ConnectingExternal.js'
 
 /**
- * The views that need wagmi and viem (lib/evm) are lazy chunks, so Connect
+ * The views that need wagmi and viem (lib/chains) are lazy chunks, so Connect
  * paints without them; `preloadViews` fetches them once the host is verified.
  */
 const evmViews = () => import('./routes/evmViews.js')
@@ -22,7 +22,7 @@ export const preloadViews = (): Promise<unknown> => evmViews()
 const lazyView = (name: keyof Awaited<ReturnType<typeof evmViews>>) =>
   lazy(() => evmViews().then((views) => ({ default: views[name] })))
 
-/** One route per view; the store's history (lib/router.ts) decides which one shows. */
+/** One route per view; the store's history (lib/state/router.ts) decides which one shows. */
 const views: Record<ImplementedView, ComponentType> = {
   Connect,
   AllWallets,

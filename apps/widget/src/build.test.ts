@@ -1,18 +1,17 @@
 /**
- * The built widget. What ships (`dist/`, or a production build in a temporary
- * directory when there is none yet) has no source maps and no test-only
+ * The built widget, built here (once, into a temporary directory, so no stale
+ * `dist/` is ever read). What ships has no source maps and no test-only
  * switch (SECURITY.md 18). The start-up bundle stays free of wallet
  * libraries: Connect loads no wagmi, viem, @solana/web3.js or WalletConnect
- * code (later views import them dynamically); that is read from a second
- * build, with source maps, in a temporary directory.
+ * code (later views import them dynamically); which modules each chunk holds
+ * is recorded from the bundler while it writes them.
  */
-import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, type Manifest, type ManifestChunk } from 'vite'
+import { build, type Manifest, type ManifestChunk, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -29,17 +28,24 @@ const testOnly = [
 /** Gzipped JavaScript loaded before the first paint (React, router, query, zod, the views). */
 const entryBudget = 150 * 1024
 
-const temporary: string[] = []
-/** What ships. */
-let shipped = join(root, 'dist')
-/** The same build with source maps, to read which modules each chunk holds. */
-let analysed: string
+/** What ships: a production build of the widget, with its own config. */
+let shipped: string
 let manifest: Manifest
+/** The module paths each written chunk was built from, by file name. */
+const modulesOf = new Map<string, string[]>()
+
+/** Records each chunk's modules; it changes nothing in the output. */
+const recordModules: Plugin = {
+  name: 'porthole-record-modules',
+  writeBundle(_options, bundle) {
+    for (const output of Object.values(bundle))
+      if (output.type === 'chunk') modulesOf.set(output.fileName, output.moduleIds)
+  },
+}
 
 /** A production build of the widget into a new temporary directory. */
-async function buildInto(sourcemap: boolean): Promise<string> {
+async function buildInto(): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'porthole-widget-build-'))
-  temporary.push(outDir)
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
@@ -49,7 +55,8 @@ async function buildInto(sourcemap: boolean): Promise<string> {
       mode: 'production',
       configFile: join(root, 'vite.config.ts'),
       logLevel: 'warn',
-      build: { outDir, emptyOutDir: true, ...(sourcemap ? { sourcemap: true } : {}) },
+      plugins: [recordModules],
+      build: { outDir, emptyOutDir: true },
     })
   } finally {
     process.env.NODE_ENV = nodeEnv
@@ -66,13 +73,12 @@ async function filesIn(directory: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(shipped, '.vite/manifest.json'))) shipped = await buildInto(false)
-  analysed = await buildInto(true)
-  manifest = JSON.parse(await readFile(join(analysed, '.vite/manifest.json'), 'utf8'))
+  shipped = await buildInto()
+  manifest = JSON.parse(await readFile(join(shipped, '.vite/manifest.json'), 'utf8'))
 }, 180_000)
 
 afterAll(async () => {
-  for (const directory of temporary) await rm(directory, { recursive: true, force: true })
+  if (shipped) await rm(shipped, { recursive: true, force: true })
 })
 
 describe('inv-18 what ships', () => {
@@ -120,14 +126,11 @@ function startupChunks(): Array<[key: string, chunk: ManifestChunk]> {
   return [...seen]
 }
 
-/** The bundler's own module-loading runtime: generated code, with no source map. */
-const isRuntime = (file: string) => /(^|\/)rolldown-runtime-[\w-]+\.js$/.test(file)
-
-/** The module paths a chunk was built from, from its source map. */
-async function sourcesOf(file: string): Promise<string[]> {
-  if (isRuntime(file)) return []
-  const map = join(analysed, `${file}.map`)
-  return (JSON.parse(await readFile(map, 'utf8')) as { sources: string[] }).sources
+/** The module paths a chunk was built from, as the bundler reported them. */
+function sourcesOf(file: string): string[] {
+  const sources = modulesOf.get(file)
+  if (!sources) throw new Error(`No modules were recorded for ${file}`)
+  return sources
 }
 
 describe('the start-up bundle', () => {
@@ -136,12 +139,12 @@ describe('the start-up bundle', () => {
     expect(chunks.length).toBeGreaterThan(0)
     const [, entry] = chunks[0] ?? []
     const code = (
-      await Promise.all(chunks.map(([, chunk]) => readFile(join(analysed, chunk.file), 'utf8')))
+      await Promise.all(chunks.map(([, chunk]) => readFile(join(shipped, chunk.file), 'utf8')))
     ).join('\n')
     // The host channel's name: proof this is the widget's code, so the checks below read the right files.
     expect(code).toContain('porthole:host-widget')
     // And its modules are known, so the module check below reads something.
-    expect(await sourcesOf(entry?.file ?? '')).toEqual(
+    expect(sourcesOf(entry?.file ?? '')).toEqual(
       expect.arrayContaining([expect.stringMatching(/src\/main\.tsx$/)]),
     )
   })
@@ -151,12 +154,12 @@ describe('the start-up bundle', () => {
       for (const name of [key, chunk.file, chunk.src ?? '', chunk.name ?? '']) {
         expect(name, `chunk ${key}`).not.toContain(marker)
       }
-      const sources = await sourcesOf(chunk.file)
+      const sources = sourcesOf(chunk.file)
       expect(
         sources.filter((source) => source.includes(marker)),
         `modules of ${chunk.file}`,
       ).toEqual([])
-      const code = await readFile(join(analysed, chunk.file), 'utf8')
+      const code = await readFile(join(shipped, chunk.file), 'utf8')
       expect(code.includes(marker), `contents of ${chunk.file}`).toBe(false)
     }
   })
@@ -165,11 +168,7 @@ describe('the start-up bundle', () => {
     let gzip = 0
     let raw = 0
     for (const [, chunk] of startupChunks()) {
-      // Without its source-map comment, as it ships.
-      const code = (await readFile(join(analysed, chunk.file), 'utf8')).replace(
-        /\n\/\/# sourceMappingURL=\S+\s*$/,
-        '',
-      )
+      const code = await readFile(join(shipped, chunk.file), 'utf8')
       raw += Buffer.byteLength(code)
       gzip += gzipSync(code, { level: 9 }).length
     }

@@ -9,15 +9,15 @@ import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadViews } from './App.js'
+import { isChainLoaded, loadChain } from './lib/chains/index.js'
+import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
+import { queryClient } from './lib/data/queryClient.js'
+import { readRecent } from './lib/data/recent.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
-import { loadEvm } from './lib/evm.js'
-import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/explorer.js'
-import { connectHost } from './lib/hostChannel.js'
-import { runVerification } from './lib/hostVerification.js'
-import { projectConfigQuery } from './lib/projectConfig.js'
-import { queryClient } from './lib/queryClient.js'
-import { readRecent } from './lib/recent.js'
-import { raiseAlert, store } from './lib/store.js'
+import { connectHost } from './lib/host/channel.js'
+import { projectConfigQuery } from './lib/host/projectConfig.js'
+import { runVerification } from './lib/host/verification.js'
+import { raiseAlert, store } from './lib/state/store.js'
 import './index.css'
 
 const handshake = Handshake.accept({ channel: Host.channel })
@@ -42,7 +42,7 @@ if (siwxSetting === 'invalid')
 
 void handshake.then(({ port, origin }) => {
   store.setState({ hostOrigin: origin, recent: readRecent(origin) })
-  connectHost({ port, origin, evm: loadEvm, evmLoaded: () => store.getState().evm === 'ready' })
+  connectHost({ port, origin, chain: () => loadChain(), chainLoaded: () => isChainLoaded() })
   void runVerification()
 })
 
@@ -51,7 +51,7 @@ void handshake.then(({ port, origin }) => {
 const stopWaiting = store.subscribe(() => {
   if (store.getState().verification !== 'verified') return
   stopWaiting()
-  void loadEvm().catch(() => undefined)
+  void loadChain().catch(() => undefined)
   void preloadViews().catch(() => undefined)
 })
 

@@ -10,9 +10,9 @@ import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
 import { type Hex, numberToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { loadEvm } from '../src/lib/evm.js'
-import { connectHost } from '../src/lib/hostChannel.js'
-import { store } from '../src/lib/store.js'
+import { loadChain } from '../src/lib/chains/index.js'
+import { connectHost } from '../src/lib/host/channel.js'
+import { store } from '../src/lib/state/store.js'
 import { hostOrigin } from './view.js'
 
 /** Anvil's first test key: a well-known key that holds nothing real. */
@@ -27,13 +27,30 @@ export const hostWallet: Host.HostWallet = {
   rdns: 'com.example.wallet',
 }
 
-/** What the wallet does on a signature request: sign, or decline as the user would (4001). */
+/** What the wallet does on a signature or switch request: do it, or decline as the user would (4001). */
 export const wallet = { declines: false, chainId: 1 }
+
+/** The requests the wallet received, in order. */
+export const walletRequests: Array<{ method: string; params: unknown }> = []
+
+/** The loader's end of the host channel, once `connectHostWallet` opened it. */
+let loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> | undefined
 
 /** Whether the site may see the account: from the first `eth_requestAccounts`, as in a real wallet. */
 let authorized = false
 
+/** The wallet goes to another network by itself (its user switched it there) and says so. */
+export function moveWallet(chainId: number): void {
+  wallet.chainId = chainId
+  loader?.emit('hostWalletEvent', {
+    uuid: hostWallet.uuid,
+    event: 'chainChanged',
+    data: numberToHex(chainId),
+  })
+}
+
 async function answer(method: string, params: unknown): Promise<unknown> {
+  walletRequests.push({ method, params })
   switch (method) {
     case 'eth_requestAccounts':
       authorized = true
@@ -50,6 +67,12 @@ async function answer(method: string, params: unknown): Promise<unknown> {
       const [message] = params as [Hex]
       return account.signMessage({ message: { raw: message } })
     }
+    case 'wallet_switchEthereumChain': {
+      if (wallet.declines) throw new RpcError(ErrorCode.userRejected, 'User rejected the request.')
+      const [{ chainId }] = params as [{ chainId: Hex }]
+      moveWallet(Number(chainId))
+      return null
+    }
     default:
       throw new RpcError(ErrorCode.unsupportedMethod, `${method} is not supported`)
   }
@@ -62,14 +85,14 @@ async function answer(method: string, params: unknown): Promise<unknown> {
  */
 export async function connectHostWallet(): Promise<void> {
   const { port1, port2 } = new MessageChannel()
-  const loader: Channel.Channel<Host.HostSpec, Host.WidgetSpec> = Channel.create({
+  loader = Channel.create({
     port: port1,
     origin: location.origin,
     parsers: Contract.parsers(Host.host, Host.widget),
   })
   loader.handle('hostWalletRequest', ({ method, params }) => answer(method, params))
   store.setState({ hostOrigin })
-  connectHost({ port: port2, origin: hostOrigin, evm: loadEvm })
+  connectHost({ port: port2, origin: hostOrigin, chain: () => loadChain() })
   loader.emit('hostWallets', { wallets: [hostWallet] })
   await new Promise<void>((resolve) => {
     const stop = store.subscribe(() => {
@@ -78,7 +101,7 @@ export async function connectHostWallet(): Promise<void> {
       resolve()
     })
   })
-  await (await loadEvm()).connect(hostWallet.rdns)
+  await (await loadChain()).connect(hostWallet.rdns)
 }
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true

@@ -8,8 +8,8 @@ import { afterEach, vi } from 'vitest'
 import { cleanup, render } from 'vitest-browser-react'
 import { App } from '../src/App.js'
 import '../src/index.css'
-import { queryClient } from '../src/lib/queryClient.js'
-import { initialState, store, type WidgetState } from '../src/lib/store.js'
+import { queryClient } from '../src/lib/data/queryClient.js'
+import { initialState, store, type WidgetState } from '../src/lib/state/store.js'
 
 export const hostOrigin = 'http://127.0.0.1:5170'
 

@@ -9,7 +9,7 @@
 /**
  * Node reads that change nothing and need no account: the embedded wallet
  * forwards them to the API's RPC proxy, and the host's provider answers them
- * with no wallet connected (widget `lib/evm/methods.ts`).
+ * with no wallet connected (widget `lib/chains/evm/methods.ts`).
  */
 export const nodeReadMethods = [
   'eth_blockNumber',
@@ -36,7 +36,7 @@ export const nodeReadMethods = [
 /**
  * The reads the host's provider answers with no wallet connected: the node
  * reads plus a few that viem's public actions and wagmi send (widget
- * `lib/evm/methods.ts`).
+ * `lib/chains/evm/methods.ts`).
  */
 export const hostReadMethods = [
   ...nodeReadMethods,

@@ -1,6 +1,6 @@
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
-import { dismissAlert } from '../lib/store.js'
+import { dismissAlert } from '../lib/state/store.js'
 import { Notice, secondaryButton } from './Notice.js'
 
 /** Alerts about the host's verification are shown by `HostGate` instead. */

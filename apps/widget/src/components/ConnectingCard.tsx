@@ -1,9 +1,7 @@
 import type { ReactNode } from 'react'
 import { t } from '../lib/i18n.js'
-import type { ConnectingWallet } from '../lib/store.js'
+import type { ConnectingStatus, ConnectingWallet } from '../lib/state/store.js'
 import { WalletIcon } from './WalletIcon.js'
-
-export type ConnectingStatus = 'waiting' | 'rejected' | 'error'
 
 /** A Connecting view's title and hint for its status; `waitingHint` is what to do meanwhile. */
 export function connectingCopy(

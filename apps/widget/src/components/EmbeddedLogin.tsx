@@ -2,13 +2,13 @@ import type { SocialProvider } from '@porthole/protocol/Api'
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useStore } from '../hooks/useStore.js'
-import { checkEmail, loginWithEmail } from '../lib/embedded.js'
-import { loadEvm } from '../lib/evm.js'
+import { connectEmbedded } from '../lib/chains/index.js'
+import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
-import { projectConfigQuery } from '../lib/projectConfig.js'
-import { router } from '../lib/router.js'
-import { startSocialLogin } from '../lib/social.js'
-import { store } from '../lib/store.js'
+import { checkEmail, loginWithEmail } from '../lib/secure/login.js'
+import { startSocialLogin } from '../lib/secure/social.js'
+import { router } from '../lib/state/router.js'
+import { store } from '../lib/state/store.js'
 import { messageOf } from '../lib/walletErrors.js'
 import { input, outlineButton, primaryButton } from './Buttons.js'
 import { ErrorText } from './ErrorText.js'
@@ -49,7 +49,7 @@ export function EmbeddedLogin() {
                 onClick={() =>
                   provider === 'farcaster'
                     ? router.navigate('ConnectingFarcaster')
-                    : startSocialLogin(provider)
+                    : startSocialLogin(provider, connectEmbedded)
                 }
               >
                 {t(`social.${provider}`)}
@@ -81,7 +81,7 @@ function EmailForm() {
         if (action === 'VERIFY_OTP') router.navigate('EmailVerifyOtp')
         else if (action === 'VERIFY_DEVICE') router.navigate('EmailVerifyDevice')
         else {
-          await (await loadEvm()).connectEmbedded()
+          await connectEmbedded()
           router.closeFrom('Connect')
         }
       })

@@ -1,7 +1,7 @@
 import { useStore } from '../hooks/useStore.js'
 import { isMessageKey, t } from '../lib/i18n.js'
-import { canClose, canGoBack, router } from '../lib/router.js'
-import { currentView } from '../lib/store.js'
+import { canClose, canGoBack, router } from '../lib/state/router.js'
+import { currentView } from '../lib/state/store.js'
 import { BackIcon, CloseIcon } from './Icons.js'
 
 const iconButton =

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useStore } from '../hooks/useStore.js'
-import { runVerification } from '../lib/hostVerification.js'
+import { runVerification } from '../lib/host/verification.js'
 import { t } from '../lib/i18n.js'
 import { Notice, secondaryButton } from './Notice.js'
 

@@ -1,7 +1,7 @@
 import { getByCaipNetworkId, type Network } from '@porthole/chains/Networks'
 import { useQuery } from '@tanstack/react-query'
+import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
-import { projectConfigQuery } from '../lib/projectConfig.js'
 import { rowButton } from './Buttons.js'
 import { CheckIcon } from './Icons.js'
 import { WalletRowsSkeleton } from './Skeleton.js'

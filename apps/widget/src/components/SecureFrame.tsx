@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useStore } from '../hooks/useStore.js'
-import { mountSecureFrame } from '../lib/secureFrame.js'
+import { mountSecureFrame } from '../lib/secure/frame.js'
 
 /**
  * The secure frame, created only once the host is verified: hidden until the

@@ -1,6 +1,6 @@
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
-import { dismissToast } from '../lib/toast.js'
+import { dismissToast } from '../lib/state/toast.js'
 import { CloseIcon } from './Icons.js'
 
 const tones = {

@@ -1,7 +1,7 @@
 import type { WalletEntry } from '@porthole/protocol/Api'
 import { useRef } from 'react'
 import { useImageStatus } from '../hooks/useImageStatus.js'
-import { walletImageUrl } from '../lib/explorer.js'
+import { walletImageUrl } from '../lib/data/explorer.js'
 import { Skeleton } from './Skeleton.js'
 
 export type WalletLogoProps = {

@@ -1,6 +1,6 @@
 import { imagePreloadTimeout } from '@porthole/protocol/Constants'
 import { type RefObject, useEffect, useState } from 'react'
-import { type ImageStatus, imageStatus } from '../lib/explorer.js'
+import { type ImageStatus, imageStatus } from '../lib/data/explorer.js'
 import { useInView } from './useInView.js'
 
 export type ImageState = ImageStatus | 'timeout'

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { ConnectingStatus } from '../components/ConnectingCard.js'
-import { loadEvm } from '../lib/evm.js'
+import { loadChain } from '../lib/chains/index.js'
 import { createPairing, type Pairing, untilExpired } from '../lib/pairing.js'
-import { router } from '../lib/router.js'
+import { router } from '../lib/state/router.js'
+import type { ConnectingStatus } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 /**
@@ -27,9 +27,9 @@ export function usePairing() {
       setRenewed(true)
       start()
     }
-    loadEvm()
-      .then((evm) =>
-        evm.pairWalletConnect((uri) => {
+    loadChain()
+      .then((chain) =>
+        chain.pairWalletConnect((uri) => {
           if (id !== attempt.current) return
           const next = createPairing(uri)
           setPairing(next)
@@ -58,7 +58,7 @@ export function usePairing() {
     return () => {
       attempt.current++
       stop()
-      void loadEvm().then((evm) => evm.cancelConnecting())
+      void loadChain().then((chain) => chain.cancelConnecting())
     }
   }, [start])
 

@@ -5,7 +5,7 @@
  */
 import { debounceDefault } from '@porthole/protocol/Constants'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { searchTerm, shownSearch } from '../lib/explorer.js'
+import { searchTerm, shownSearch } from '../lib/data/explorer.js'
 import { debounce } from '../lib/timing.js'
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { debounceDefault } from '@porthole/protocol/Constants'
-import { shownSearch } from '../lib/explorer.js'
+import { shownSearch } from '../lib/data/explorer.js'
 import { useDebouncedValue } from './useDebouncedValue.js'
 
 /**

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import { store, type WidgetState } from '../lib/store.js'
+import { store, type WidgetState } from '../lib/state/store.js'
 
 /** A slice of the widget's store; `select` must return a stored value or a primitive. */
 export function useStore<slice>(select: (state: WidgetState) => slice): slice {

@@ -1,8 +1,8 @@
 import type { Network } from '@porthole/chains/Networks'
 import { useState } from 'react'
-import { evm } from '../lib/evm/index.js'
-import { router } from '../lib/router.js'
-import { store } from '../lib/store.js'
+import { loadChain } from '../lib/chains/index.js'
+import { router } from '../lib/state/router.js'
+import { store } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 export type SwitchStatus = 'idle' | 'switching' | 'rejected' | 'error'
@@ -23,16 +23,18 @@ export function useSwitchNetwork(onSwitched: () => void) {
     }
     if (network.id === store.getState().connection.chainId) return onSwitched()
     setStatus('switching')
-    evm.switchChain(network.id).then(
-      () => {
-        setStatus('idle')
-        onSwitched()
-      },
-      (reason: unknown) => {
-        setStatus(isUserRejection(reason) ? 'rejected' : 'error')
-        setError(messageOf(reason))
-      },
-    )
+    loadChain(network.chainNamespace)
+      .then((chain) => chain.switchNetwork(network.caipNetworkId))
+      .then(
+        () => {
+          setStatus('idle')
+          onSwitched()
+        },
+        (reason: unknown) => {
+          setStatus(isUserRejection(reason) ? 'rejected' : 'error')
+          setError(messageOf(reason))
+        },
+      )
   }
   return { status, error, select }
 }

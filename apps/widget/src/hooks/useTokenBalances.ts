@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { tokenBalancesQuery } from '../lib/evm/balances.js'
+import { tokenBalancesQuery } from '../lib/chains/evm/balances.js'
 import { t } from '../lib/i18n.js'
-import { mayRetryTokens } from '../lib/send.js'
-import { store } from '../lib/store.js'
-import { showToast } from '../lib/toast.js'
+import { mayRetryTokens } from '../lib/state/sendForm.js'
+import { store } from '../lib/state/store.js'
+import { showToast } from '../lib/state/toast.js'
 import { useStore } from './useStore.js'
 
 /**

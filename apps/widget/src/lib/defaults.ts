@@ -4,6 +4,26 @@
  * `@porthole/dev-stack/stack` (their one definition) and fixes in the bundle
  * with `define`; the Vitest project sets the same values.
  */
+import { BaseError } from '@porthole/protocol/Errors'
+
+// These two are here, not in `errors.ts`: `env.ts` puts this module in the
+// start-up bundle, which should not carry the widget's other errors.
+
+/** A build-time URL setting that is not an http(s) URL. */
+export class InvalidUrlSettingError extends BaseError {
+  override name = 'InvalidUrlSettingError'
+  constructor(name: string, raw: string) {
+    super(`${name} must be an http(s) URL, got '${raw}'`)
+  }
+}
+
+/** A build-time WebSocket URL setting that is not a ws(s) URL. */
+export class InvalidWebSocketUrlSettingError extends BaseError {
+  override name = 'InvalidWebSocketUrlSettingError'
+  constructor(name: string, raw: string) {
+    super(`${name} must be a ws(s) URL, got '${raw}'`)
+  }
+}
 
 /** Any id does for the local relay; the public relay needs a WalletConnect Cloud project id. */
 export const defaultWalletConnectProjectId = 'porthole-local'
@@ -15,10 +35,10 @@ export function parseUrlSetting(name: string, value: string | undefined, fallbac
   try {
     url = new URL(raw)
   } catch {
-    throw new Error(`${name} must be an http(s) URL, got '${raw}'`)
+    throw new InvalidUrlSettingError(name, raw)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`${name} must be an http(s) URL, got '${raw}'`)
+    throw new InvalidUrlSettingError(name, raw)
   return url.href.replace(/\/+$/, '')
 }
 
@@ -34,6 +54,6 @@ export function parseWebSocketUrlSetting(
     url = new URL(raw)
   } catch {}
   if (url?.protocol !== 'ws:' && url?.protocol !== 'wss:')
-    throw new Error(`${name} must be a ws(s) URL, got '${raw}'`)
+    throw new InvalidWebSocketUrlSettingError(name, raw)
   return url.href.replace(/\/+$/, '')
 }

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { parseUrlSetting } from './defaults.js'
+import {
+  InvalidUrlSettingError,
+  InvalidWebSocketUrlSettingError,
+  parseUrlSetting,
+  parseWebSocketUrlSetting,
+} from './defaults.js'
 import { readProjectId, readTheme } from './env.js'
 
 describe('readProjectId', () => {
@@ -44,6 +49,23 @@ describe('parseUrlSetting', () => {
   })
 
   test.each(['api.example.com', 'javascript:alert(1)', 'ftp://x.test'])('refuses %s', (value) => {
-    expect(() => parseUrlSetting('VITE_API_URL', value, 'http://a.test')).toThrow(/VITE_API_URL/)
+    expect(() => parseUrlSetting('VITE_API_URL', value, 'http://a.test')).toThrow(
+      InvalidUrlSettingError,
+    )
+  })
+})
+
+describe('parseWebSocketUrlSetting', () => {
+  test('defaults when unset, and drops a trailing slash', () => {
+    expect(parseWebSocketUrlSetting('X', undefined, 'ws://relay.test/')).toBe('ws://relay.test')
+  })
+
+  test.each(['relay.test', 'https://relay.test'])('refuses %s', (value) => {
+    expect(() => parseWebSocketUrlSetting('VITE_WALLETCONNECT_RELAY_URL', value)).toThrow(
+      new InvalidWebSocketUrlSettingError('VITE_WALLETCONNECT_RELAY_URL', value),
+    )
+    expect(() => parseWebSocketUrlSetting('X', value)).toThrow(
+      `X must be a ws(s) URL, got '${value}'`,
+    )
   })
 })

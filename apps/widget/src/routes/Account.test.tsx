@@ -4,7 +4,7 @@ import { page, userEvent } from 'vitest/browser'
 import { deferred, NodeError, rpcRoute, serveApi, serverError } from '../../test/api.js'
 import { account, connectHostWallet } from '../../test/host.js'
 import { renderWidget } from '../../test/view.js'
-import { store } from '../lib/store.js'
+import { store } from '../lib/state/store.js'
 
 const usdc = {
   address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',

@@ -8,14 +8,14 @@ import { ChevronIcon, CopyIcon } from '../components/Icons.js'
 import { Skeleton } from '../components/Skeleton.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
+import { nativeBalanceQuery } from '../lib/chains/evm/balances.js'
+import { loadChain } from '../lib/chains/index.js'
 import { copyText } from '../lib/clipboard.js'
-import { nativeBalanceQuery } from '../lib/evm/balances.js'
-import { evm } from '../lib/evm/index.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
-import { initialSendState } from '../lib/send.js'
-import { store } from '../lib/store.js'
-import { showToast } from '../lib/toast.js'
+import { router } from '../lib/state/router.js'
+import { initialSendState } from '../lib/state/sendForm.js'
+import { store } from '../lib/state/store.js'
+import { showToast } from '../lib/state/toast.js'
 import { messageOf } from '../lib/walletErrors.js'
 
 /** The connected account: address, network, balances, and send, sign, disconnect. */
@@ -49,13 +49,15 @@ function ConnectedAccount(props: {
 
   const disconnect = () => {
     setDisconnecting(true)
-    evm.disconnect().then(
-      () => router.close(),
-      (error: unknown) => {
-        setDisconnecting(false)
-        showToast(messageOf(error), 'error')
-      },
-    )
+    loadChain()
+      .then((chain) => chain.disconnect())
+      .then(
+        () => router.close(),
+        (error: unknown) => {
+          setDisconnecting(false)
+          showToast(messageOf(error), 'error')
+        },
+      )
   }
 
   return (

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { type Locator, page, userEvent } from 'vitest/browser'
 import { type ApiRequest, deferred, serveApi, serverError, walletEntries } from '../../test/api.js'
 import { renderWidget } from '../../test/view.js'
-import { store } from '../lib/store.js'
+import { store } from '../lib/state/store.js'
 
 /** 90 wallets: pages of 40, 40 and 10. */
 const registry = walletEntries(Array.from({ length: 90 }, (_, index) => `Wallet ${index + 1}`))

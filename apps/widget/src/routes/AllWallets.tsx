@@ -10,7 +10,7 @@ import { WalletError } from '../components/WalletError.js'
 import { WalletLogo } from '../components/WalletLogo.js'
 import { useInView } from '../hooks/useInView.js'
 import { useSearchTerm } from '../hooks/useSearchTerm.js'
-import { allWalletsQuery, walletSearchQuery } from '../lib/explorer.js'
+import { allWalletsQuery, walletSearchQuery } from '../lib/data/explorer.js'
 import { t } from '../lib/i18n.js'
 
 /** Every wallet, 40 per page with infinite scroll, and a search. */

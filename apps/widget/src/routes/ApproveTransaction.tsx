@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
-import { showSecureFrame } from '../lib/secureFrame.js'
+import { showSecureFrame } from '../lib/secure/frame.js'
 
 /**
  * A request of the embedded wallet that needs approval. The widget shows no

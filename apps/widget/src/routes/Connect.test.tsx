@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import { deferred, serveApi, serverError, walletEntries } from '../../test/api.js'
 import { hostOrigin, renderWidget } from '../../test/view.js'
-import { store } from '../lib/store.js'
+import { store } from '../lib/state/store.js'
 
 const recommended = { count: 412, data: walletEntries(['Alpha', 'Beta', 'Gamma', 'Delta']) }
 const rabby: HostWallet = { uuid: 'uuid-rabby', name: 'Rabby', icon: '', rdns: 'io.rabby' }

@@ -10,11 +10,11 @@ import { WalletRowsSkeleton } from '../components/Skeleton.js'
 import { WalletError } from '../components/WalletError.js'
 import { WalletIcon } from '../components/WalletIcon.js'
 import { useStore } from '../hooks/useStore.js'
-import { type ConnectEntry, connectorIdOf, toConnectList } from '../lib/connectList.js'
-import { recommendedWalletsQuery } from '../lib/explorer.js'
+import { type ConnectEntry, connectorIdOf, toConnectList } from '../lib/data/connectList.js'
+import { recommendedWalletsQuery } from '../lib/data/explorer.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
-import { type ConnectingWallet, store } from '../lib/store.js'
+import { router } from '../lib/state/router.js'
+import { type ConnectingWallet, store } from '../lib/state/store.js'
 
 /**
  * The email field and social buttons, a chunk of their own: Connect is

@@ -1,14 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { secondaryButton } from '../components/Buttons.js'
-import {
-  ConnectingCard,
-  type ConnectingStatus,
-  connectingCopy,
-} from '../components/ConnectingCard.js'
+import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { useStore } from '../hooks/useStore.js'
-import { loadEvm } from '../lib/evm.js'
+import { loadChain } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
+import { router } from '../lib/state/router.js'
+import type { ConnectingStatus } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 /** Connecting a wallet of the host page: waiting on it, declined (retry), or failed (retry). */
@@ -23,8 +20,8 @@ export function ConnectingExternal() {
     if (!connectorId) return
     const id = ++attempt.current
     setStatus('waiting')
-    loadEvm()
-      .then((evm) => evm.connect(connectorId))
+    loadChain()
+      .then((chain) => chain.connect(connectorId))
       .then(
         () => {
           // Unless sign-in took over (SIWXSignMessage), connecting ends the modal.

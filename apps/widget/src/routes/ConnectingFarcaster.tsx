@@ -3,12 +3,12 @@ import { outlineButton, secondaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { CopyIcon } from '../components/Icons.js'
 import { QrCode } from '../components/QrCode.js'
+import { connectEmbedded } from '../lib/chains/index.js'
 import { copyText } from '../lib/clipboard.js'
-import { completeSocialLogin, continueWithEmail, farcasterUrl } from '../lib/embedded.js'
-import { evm } from '../lib/evm/index.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
-import { showToast } from '../lib/toast.js'
+import { completeSocialLogin, continueWithEmail, farcasterUrl } from '../lib/secure/login.js'
+import { router } from '../lib/state/router.js'
+import { showToast } from '../lib/state/toast.js'
 import { messageOf } from '../lib/walletErrors.js'
 
 /**
@@ -40,7 +40,7 @@ export function ConnectingFarcaster() {
         if (controller.signal.aborted) return
         // An account with an email decides a device it has not used by that email (SECURITY.md 23).
         if ('action' in result) return continueWithEmail(result, 'ConnectingFarcaster')
-        await evm.connectEmbedded()
+        await connectEmbedded()
         router.closeFrom('ConnectingFarcaster')
       } catch (reason) {
         if (!controller.signal.aborted) setError(messageOf(reason))

@@ -1,8 +1,9 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { secondaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
+import { connectEmbedded } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
-import { cancelSocialLogin, socialStore, startSocialLogin } from '../lib/social.js'
+import { cancelSocialLogin, socialStore, startSocialLogin } from '../lib/secure/social.js'
 
 /** A social login in its popup: waiting, or failed with Try again (which opens a new popup). */
 export function ConnectingSocial() {
@@ -23,7 +24,7 @@ export function ConnectingSocial() {
             <button
               type="button"
               className={secondaryButton}
-              onClick={() => startSocialLogin(provider)}
+              onClick={() => startSocialLogin(provider, connectEmbedded)}
             >
               {t('connecting.retry')}
             </button>

@@ -9,8 +9,8 @@ import { usePairing } from '../hooks/usePairing.js'
 import { useStore } from '../hooks/useStore.js'
 import { copyText } from '../lib/clipboard.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
-import { showToast } from '../lib/toast.js'
+import { router } from '../lib/state/router.js'
+import { showToast } from '../lib/state/toast.js'
 
 /** Pairing over WalletConnect: a QR code, the link to copy, and the wallet's app links. */
 export function ConnectingWalletConnect() {

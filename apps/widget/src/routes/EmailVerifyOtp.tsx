@@ -2,10 +2,10 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { input, outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
-import { emailLoginWait, loginWithEmail, verifyOtp } from '../lib/embedded.js'
-import { evm } from '../lib/evm/index.js'
+import { connectEmbedded } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
+import { emailLoginWait, loginWithEmail, verifyOtp } from '../lib/secure/login.js'
+import { router } from '../lib/state/router.js'
 import { messageOf } from '../lib/walletErrors.js'
 import { displayEmail } from './emailDisplay.js'
 
@@ -39,7 +39,7 @@ export function EmailVerifyOtp() {
     setBusy(true)
     setError('')
     verifyOtp(value)
-      .then(() => evm.connectEmbedded())
+      .then(() => connectEmbedded())
       .then(() => router.closeFrom('EmailVerifyOtp'))
       .catch((reason: unknown) => {
         submitted.current = ''

@@ -2,10 +2,10 @@ import { type FormEvent, useId, useState } from 'react'
 import { input, outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { CopyIcon } from '../components/Icons.js'
+import { loadChain } from '../lib/chains/index.js'
 import { copyText } from '../lib/clipboard.js'
-import { evm } from '../lib/evm/index.js'
 import { t } from '../lib/i18n.js'
-import { showToast } from '../lib/toast.js'
+import { showToast } from '../lib/state/toast.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 /** Signs a message (`personal_sign`) with the connected wallet and shows the signature. */
@@ -22,20 +22,22 @@ export function SignMessage() {
     setError(null)
     setSignature(null)
     setStatus('signing')
-    evm.signMessage(message).then(
-      (result) => {
-        setStatus('idle')
-        setSignature(result)
-      },
-      (reason: unknown) => {
-        setStatus('idle')
-        setError(
-          isUserRejection(reason)
-            ? t('sign.rejected')
-            : t('sign.failed', { message: messageOf(reason) }),
-        )
-      },
-    )
+    loadChain()
+      .then((chain) => chain.signMessage(message))
+      .then(
+        (result) => {
+          setStatus('idle')
+          setSignature(result)
+        },
+        (reason: unknown) => {
+          setStatus('idle')
+          setError(
+            isUserRejection(reason)
+              ? t('sign.rejected')
+              : t('sign.failed', { message: messageOf(reason) }),
+          )
+        },
+      )
   }
 
   return (

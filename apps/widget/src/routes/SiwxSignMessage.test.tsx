@@ -4,7 +4,7 @@ import { page, userEvent } from 'vitest/browser'
 import { type ApiRequest, deferred, rpcRoute, serveApi, serverError } from '../../test/api.js'
 import { account, connectHostWallet, wallet } from '../../test/host.js'
 import { hostOrigin, renderWidget } from '../../test/view.js'
-import { store } from '../lib/store.js'
+import { store } from '../lib/state/store.js'
 
 const statement = 'Sign in to the demo shop.'
 const nonce = 'n0nce0f16letters'

@@ -4,9 +4,9 @@ import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { Notice } from '../components/Notice.js'
 import { useStore } from '../hooks/useStore.js'
-import { embeddedConnectorId } from '../lib/evm/embedded.js'
-import { evm } from '../lib/evm/index.js'
-import { SiwxMessage } from '../lib/evm/siwx.js'
+import { embeddedConnectorId } from '../lib/chains/evm/embedded.js'
+import { SiwxMessage } from '../lib/chains/evm/siwx.js'
+import { loadChain } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
 import { messageOf } from '../lib/walletErrors.js'
 
@@ -33,9 +33,11 @@ export function SiwxSignMessage() {
 
   useEffect(() => {
     let live = true
-    void evm.isSmartAccount().then((value) => {
-      if (live) setSmartAccount(value)
-    })
+    void loadChain()
+      .then((chain) => chain.isSmartAccount())
+      .then((value) => {
+        if (live) setSmartAccount(value)
+      })
     return () => {
       live = false
     }
@@ -43,13 +45,15 @@ export function SiwxSignMessage() {
 
   const sign = () => {
     setStatus('authenticating')
-    evm.signIn().then(
-      (outcome) => setStatus(outcome === 'signed' ? 'idle' : 'declined'),
-      (reason: unknown) => {
-        setStatus('error')
-        setError(messageOf(reason))
-      },
-    )
+    loadChain()
+      .then((chain) => chain.signIn())
+      .then(
+        (outcome) => setStatus(outcome === 'signed' ? 'idle' : 'declined'),
+        (reason: unknown) => {
+          setStatus('error')
+          setError(messageOf(reason))
+        },
+      )
   }
 
   // The embedded wallet signs in during connect with one approval, in the
@@ -109,7 +113,7 @@ export function SiwxSignMessage() {
         type="button"
         className={outlineButton}
         disabled={status === 'authenticating'}
-        onClick={() => void evm.cancelSignIn()}
+        onClick={() => void loadChain().then((chain) => chain.cancelSignIn())}
       >
         {siwx?.required ? t('siwx.cancelRequired') : t('siwx.cancel')}
       </button>

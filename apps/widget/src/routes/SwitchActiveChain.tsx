@@ -1,9 +1,9 @@
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { useStore } from '../hooks/useStore.js'
-import { evm } from '../lib/evm/index.js'
+import { loadChain } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
+import { router } from '../lib/state/router.js'
 
 const namespaceNames: Record<string, string> = {
   solana: 'Solana',
@@ -31,7 +31,11 @@ export function SwitchActiveChain() {
       <button
         type="button"
         className={primaryButton}
-        onClick={() => void evm.disconnect().then(() => router.reset('Connect'))}
+        onClick={() =>
+          void loadChain()
+            .then((chain) => chain.disconnect())
+            .then(() => router.reset('Connect'))
+        }
       >
         {t('switchActiveChain.confirm')}
       </button>

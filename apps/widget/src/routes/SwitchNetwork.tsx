@@ -2,7 +2,7 @@ import { NetworkList } from '../components/NetworkList.js'
 import { SwitchStatus } from '../components/SwitchStatus.js'
 import { useStore } from '../hooks/useStore.js'
 import { useSwitchNetwork } from '../hooks/useSwitchNetwork.js'
-import { router } from '../lib/router.js'
+import { router } from '../lib/state/router.js'
 
 /** The project's networks; picking one switches the wallet to it, then back to Account. */
 export function SwitchNetwork() {

@@ -3,7 +3,7 @@ import { NetworkList } from '../components/NetworkList.js'
 import { Notice } from '../components/Notice.js'
 import { SwitchStatus } from '../components/SwitchStatus.js'
 import { useSwitchNetwork } from '../hooks/useSwitchNetwork.js'
-import { evm } from '../lib/evm/index.js'
+import { loadChain } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
 
 /**
@@ -20,7 +20,11 @@ export function UnsupportedChain() {
       </Notice>
       <SwitchStatus status={status} error={error} />
       <NetworkList current={null} disabled={status === 'switching'} onSelect={select} />
-      <button type="button" className={dangerButton} onClick={() => void evm.disconnect()}>
+      <button
+        type="button"
+        className={dangerButton}
+        onClick={() => void loadChain().then((chain) => chain.disconnect())}
+      >
         {t('account.disconnect')}
       </button>
     </section>

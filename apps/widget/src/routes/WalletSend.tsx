@@ -5,11 +5,11 @@ import { input, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
-import { nativeBalanceQuery } from '../lib/evm/balances.js'
+import { nativeBalanceQuery } from '../lib/chains/evm/balances.js'
 import { t } from '../lib/i18n.js'
-import { router } from '../lib/router.js'
-import { checkSend, isValidReceiver, parseAmount, type SendToken } from '../lib/send.js'
-import { store } from '../lib/store.js'
+import { router } from '../lib/state/router.js'
+import { checkSend, isValidReceiver, parseAmount, type SendToken } from '../lib/state/sendForm.js'
+import { store } from '../lib/state/store.js'
 
 type Option = { key: string; token: SendToken; balance: bigint }
 

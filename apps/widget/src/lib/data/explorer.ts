@@ -1,0 +1,136 @@
+/**
+ * The wallet explorer: `GET /getWallets` and wallet images, and the TanStack
+ * Query options the views share (so start-up can prefetch what Connect shows).
+ */
+import { WalletsPage } from '@porthole/protocol/Api'
+import {
+  imagePreloadTimeout,
+  recommendedWalletsCount,
+  sdkVersionDefault,
+  walletsPerPage,
+  walletsSearchEntries,
+  walletsSearchMinLength,
+  walletsSearchMinWait,
+} from '@porthole/protocol/Constants'
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import { projectId } from '../env.js'
+import { withMinimumWait } from '../timing.js'
+import { type Api, api as defaultApi } from './api.js'
+
+/** The SDK type and version every `/getWallets` call names (`st`, `sv`: SPEC.md section 7). */
+export const sdkType = 'porthole'
+export const sdkVersion = String(sdkVersionDefault)
+
+export type GetWalletsParameters = {
+  page: number
+  entries: number
+  search?: string | undefined
+}
+
+export type ExplorerOptions = {
+  api?: Api | undefined
+  projectId?: string | null | undefined
+  signal?: AbortSignal | undefined
+}
+
+export async function getWallets(
+  parameters: GetWalletsParameters,
+  options: ExplorerOptions = {},
+): Promise<WalletsPage> {
+  const { api = defaultApi, signal } = options
+  const body = await api.get('/getWallets', {
+    params: {
+      projectId: options.projectId ?? projectId,
+      st: sdkType,
+      sv: sdkVersion,
+      ...parameters,
+    },
+    signal,
+  })
+  return WalletsPage.parse(body)
+}
+
+/** A search: up to 100 results, shown no sooner than 300 ms after it starts. */
+export function searchWallets(search: string, options: ExplorerOptions = {}): Promise<WalletsPage> {
+  return withMinimumWait(
+    getWallets({ page: 1, entries: walletsSearchEntries, search }, options),
+    walletsSearchMinWait,
+  )
+}
+
+export function walletImageUrl(imageId: string, api: Api = defaultApi): string {
+  return api.url(`/getWalletImage/${encodeURIComponent(imageId)}`, { projectId })
+}
+
+/** The number of wallets loaded so far, and whether another page exists. */
+export function nextPage(pages: readonly WalletsPage[]): number | undefined {
+  const last = pages.at(-1)
+  if (!last || last.data.length === 0) return undefined
+  const loaded = pages.reduce((total, page) => total + page.data.length, 0)
+  return loaded < last.count ? pages.length + 1 : undefined
+}
+
+export const recommendedWalletsQuery = queryOptions({
+  queryKey: ['wallets', 'recommended'],
+  queryFn: ({ signal }) => getWallets({ page: 1, entries: recommendedWalletsCount }, { signal }),
+})
+
+export const allWalletsQuery = infiniteQueryOptions({
+  queryKey: ['wallets', 'all'],
+  queryFn: ({ pageParam, signal }) =>
+    getWallets({ page: pageParam, entries: walletsPerPage }, { signal }),
+  initialPageParam: 1,
+  getNextPageParam: (_last, pages) => nextPage(pages),
+})
+
+export const walletSearchQuery = (search: string) =>
+  queryOptions({
+    queryKey: ['wallets', 'search', search],
+    queryFn: ({ signal }) => searchWallets(search, { signal }),
+  })
+
+export type ImageStatus = 'loading' | 'loaded' | 'failed'
+
+/** What each image URL came to, so a view rendered later shows it at once. */
+export const imageStatus = new Map<string, ImageStatus>()
+
+/**
+ * Loads an image ahead of its view, giving up after the 2 s preload timeout
+ * (the view then shows the fallback until the image arrives).
+ */
+export function preloadImage(url: string): Promise<ImageStatus> {
+  const known = imageStatus.get(url)
+  if (known === 'loaded' || known === 'failed') return Promise.resolve(known)
+  imageStatus.set(url, 'loading')
+  return new Promise((resolve) => {
+    const image = new Image()
+    const timer = setTimeout(() => resolve('loading'), imagePreloadTimeout)
+    const settle = (status: ImageStatus) => () => {
+      clearTimeout(timer)
+      imageStatus.set(url, status)
+      resolve(status)
+    }
+    image.onload = settle('loaded')
+    image.onerror = settle('failed')
+    image.src = url
+  })
+}
+
+/** The search an input asks for: its trimmed text from 2 characters, else '' (no search). */
+export function searchTerm(input: string): string {
+  const term = input.trim()
+  return term.length >= walletsSearchMinLength ? term : ''
+}
+
+/**
+ * The search whose results to show, given what the box holds (`input`) and
+ * its debounced value: '' (no search) at once when the box asks for none;
+ * the box's term once the debounced value asks for that same term; otherwise
+ * `undefined`, still debouncing. Results never belong to a term the box does
+ * not show (an older debounced value is never used for a newer input).
+ */
+export function shownSearch(input: string, debounced: string): string | undefined {
+  const term = searchTerm(input)
+  if (term === '') return ''
+  return searchTerm(debounced) === term ? term : undefined
+}
