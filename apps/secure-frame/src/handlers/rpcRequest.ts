@@ -1,13 +1,13 @@
 import type { HandlerContext } from '@porthole/protocol/Channel'
 import type { SecureSpec } from '@porthole/protocol/Secure'
-import { handleRpc } from '../wallet/rpc.js'
+import { handleRpc } from '../rpc/policy.js'
 import type { Context } from '../wallet/session.js'
 
 type Params = SecureSpec['requests']['rpcRequest']['params']
 
 /**
  * `rpcRequest`: one JSON-RPC request of the embedded wallet (see
- * `wallet/rpc.ts`): refused unless on the safe or needs-approval list;
+ * `rpc/policy.ts`): refused unless on the safe or needs-approval list;
  * signed only after the user approves in the frame's approval window;
  * `onApproved` tells the widget that the real result follows.
  */

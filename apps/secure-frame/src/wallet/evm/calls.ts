@@ -9,8 +9,8 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { bytesToHex, type Hex, numberToHex } from 'viem'
-import { NotLoggedInError } from '../errors.js'
-import type { Memory } from './session.js'
+import { NotLoggedInError } from '../../errors.js'
+import type { Memory } from '../session.js'
 import { Address, Data, Quantity } from './transaction.js'
 
 /** The version of EIP-5792 this frame answers in. */

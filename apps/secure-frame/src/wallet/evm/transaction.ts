@@ -11,7 +11,7 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { getAddress, type Hex, isAddress, numberToHex, type TransactionSerializable } from 'viem'
-import { NotLoggedInError } from '../errors.js'
+import { NotLoggedInError } from '../../errors.js'
 
 export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
 
