@@ -1,13 +1,14 @@
 /**
  * EVM's needs-approval methods, checked and normalised before they are shown
  * (SECURITY.md 20): a personal message, EIP-712 typed data, a transaction
- * (its nonce, gas and fees filled through the API's RPC proxy) or an
+ * (its nonce, gas and fees filled by viem over the API's RPC proxy) or an
  * EIP-5792 batch (calls.ts), each then signed with the wallet's EVM account
  * from the very object shown; transactions are sent through the proxy.
  */
 import { AbortedError, ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { getAddress, type Hex, hexToBytes, isHex, numberToHex } from 'viem'
+import { sendRawTransaction } from 'viem/actions'
 import { toFrozenJson } from '../../approval/request.js'
 import {
   assertAccount,
@@ -27,12 +28,12 @@ import {
   rememberBundle,
   sendInOrder,
 } from './calls.js'
+import { createEvmClient, type EvmClient, type Rpc, viaViem } from './client.js'
 import {
   type Filled,
   fillFees,
   fillTransaction,
-  type Rpc,
-  toBigInt,
+  pendingNonce,
   toDraft,
   toSerializable,
 } from './transaction.js'
@@ -83,6 +84,7 @@ export async function prepareEvm({
   const chain = evmChainIdOf(chainId, method)
   const account = getAddress(user.addresses.eip155)
   const rpc: Rpc = (name, args) => context.api.rpc(chainId, name, args)
+  const client = createEvmClient(rpc)
   switch (method) {
     case 'personal_sign': {
       const [message, address] = parseParams(PersonalSignParams, params, method)
@@ -124,18 +126,18 @@ export async function prepareEvm({
     case 'eth_sendTransaction': {
       const draft = toDraft(params, { account, chain })
       const [fees, tokens] = await Promise.all([
-        fillFees(rpc, draft.fees),
+        fillFees(client, draft.fees),
         readTokens(rpc, tokenCalls([draft])),
       ])
       const shown = toFrozenJson([
-        await fillTransaction(rpc, draft, { account, chain, fees }),
+        await fillTransaction(client, draft, { account, chain, fees }),
       ] as const)
       return {
         chainId,
         account,
         params: shown,
         tokens,
-        sign: (signal) => sendFilled(context, rpc, shown[0], signal),
+        sign: (signal) => sendFilled(context, client, shown[0], signal),
       }
     }
     case 'wallet_sendCalls': {
@@ -143,14 +145,14 @@ export async function prepareEvm({
       assertBundleIdFree(context.memory, batch.id)
       // One nonce and one fee for the batch: the calls follow each other (n, n+1, …).
       const [nonce, fees, tokens] = await Promise.all([
-        rpc('eth_getTransactionCount', [account, 'pending']).then(toBigInt),
-        fillFees(rpc, undefined),
+        pendingNonce(client, account),
+        fillFees(client, undefined),
         readTokens(rpc, tokenCalls(batch.calls)),
       ])
       const calls = await Promise.all(
         batch.calls.map((call, index) =>
           fillTransaction(
-            rpc,
+            client,
             {
               to: call.to,
               ...(call.value === undefined ? {} : { value: BigInt(call.value) }),
@@ -169,7 +171,7 @@ export async function prepareEvm({
         sign: async (signal) => {
           assertBundleIdFree(context.memory, batch.id)
           const { hashes, complete } = await sendInOrder(shown[0].calls, (call) =>
-            sendFilled(context, rpc, call, signal),
+            sendFilled(context, client, call, signal),
           )
           const id = batch.id ?? createBundleId()
           rememberBundle(context.memory, id, { chainId, account, hashes, complete })
@@ -197,15 +199,15 @@ function tokenCalls(calls: readonly { to?: string | undefined; data?: string | u
  */
 async function sendFilled(
   context: Context,
-  rpc: Rpc,
+  client: EvmClient,
   filled: Filled,
   signal: AbortSignal,
 ): Promise<Hex> {
-  const serialized = await withEvmAccount(context, (signer) =>
+  const serializedTransaction = await withEvmAccount(context, (signer) =>
     signer.signTransaction(toSerializable(filled)),
   )
   if (signal.aborted) throw new AbortedError()
-  const hash = await rpc('eth_sendRawTransaction', [serialized])
+  const hash: unknown = await viaViem(sendRawTransaction(client, { serializedTransaction }))
   if (!isHex(hash) || hash.length !== 66)
     throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')
   return hash
