@@ -24,9 +24,10 @@ function connect(context: TestContext = createTestContext()) {
   })
   const ready = new Promise<void>((resolve) => widget.on('ready', () => resolve()))
   const root = { dataset: {} as DOMStringMap }
+  context.root = root
   const frame: SecureChannel = startFrame(
     { port: port2, origin: 'http://widget.localhost:5171' },
-    { root, context },
+    { context },
   )
   open.push(widget, frame)
   return { widget, frame, root, ready, context }

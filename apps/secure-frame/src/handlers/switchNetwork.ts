@@ -1,9 +1,6 @@
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { type Context, setChainId } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['switchNetwork']['params']
-type Result = SecureSpec['requests']['switchNetwork']['result']
+import { setChainId } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 const supported = /^(eip155:[1-9]\d{0,14}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
 
@@ -13,8 +10,8 @@ export function assertSupportedChain(chainId: string): void {
 }
 
 /** `switchNetwork`: makes `chainId` the network in use, remembered across reloads. */
-export async function switchNetwork({ chainId }: Params, context: Context): Promise<Result> {
+export const switchNetwork = (async ({ chainId }, context) => {
   assertSupportedChain(chainId)
   await setChainId(context, chainId)
   return { chainId }
-}
+}) satisfies Handler<'switchNetwork'>
