@@ -68,3 +68,61 @@ export class WalletMismatchError extends RpcError {
     super(ErrorCode.internal, message)
   }
 }
+
+/** The node's own error for a call through the API's RPC proxy: its code, message and data, relayed. */
+export class UpstreamError extends RpcError {
+  override name = 'UpstreamError'
+}
+
+/** -32603: the network answered something that is not what was asked for (`what`: a nonce, a receipt, …). */
+export class UnexpectedAnswerError extends RpcError {
+  override name = 'UnexpectedAnswerError'
+  constructor(what: string) {
+    super(ErrorCode.internal, `The network answered an unexpected ${what}`)
+  }
+}
+
+/** -32603: the network took a signed transaction but answered no hash for it. */
+export class NoTransactionHashError extends RpcError {
+  override name = 'NoTransactionHashError'
+  constructor() {
+    super(ErrorCode.internal, 'The network answered no transaction hash')
+  }
+}
+
+/** -32603: the site asked for EIP-1559 fees on a network whose blocks have no base fee. */
+export class Eip1559NotSupportedError extends RpcError {
+  override name = 'Eip1559NotSupportedError'
+  constructor() {
+    super(ErrorCode.internal, 'This network does not take EIP-1559 transactions')
+  }
+}
+
+/** 4901: an EVM method asked for on a network of another namespace. */
+export class ChainDisconnectedError extends RpcError {
+  override name = 'ChainDisconnectedError'
+  constructor(method: string, chainId: string) {
+    super(ErrorCode.chainDisconnected, `${method} is not available on ${chainId}`)
+  }
+}
+
+/** 4902: a network this frame does not offer. */
+export class UnsupportedChainError extends RpcError {
+  override name = 'UnsupportedChainError'
+  constructor() {
+    super(ErrorCode.unknownChain, 'Unsupported chain')
+  }
+}
+
+/** IndexedDB cannot be used (it did not open, is blocked, or a request failed): the storage falls back to memory. */
+export class StorageUnavailableError extends BaseError {
+  override name = 'StorageUnavailableError'
+}
+
+/** A token's details did not arrive in time: the approval shows its raw units instead. */
+export class TokenReadTimeoutError extends BaseError {
+  override name = 'TokenReadTimeoutError'
+  constructor() {
+    super('timed out')
+  }
+}

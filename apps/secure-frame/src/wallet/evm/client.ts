@@ -9,9 +9,9 @@
  * No retries: a call the proxy refused or could not forward fails once, with
  * the proxy's code and message (viem's wrappers are taken off by `unwrap`).
  */
-import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { type Client, createClient, custom, BaseError as ViemError } from 'viem'
+import { UnexpectedAnswerError } from '../../errors.js'
 
 /** One JSON-RPC call through the API's proxy: the node's result, or its error as an `RpcError`. */
 export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
@@ -21,14 +21,6 @@ export type EvmClient = Client
 const quantity = /^0x[0-9a-fA-F]{1,64}$/
 /** Highest nonce viem signs as shown (a JavaScript number): 2^52 - 1. */
 export const maxNonce = BigInt(Number.MAX_SAFE_INTEGER)
-
-/** -32603: the network answered something that is not what was asked for. */
-export class UnexpectedAnswerError extends RpcError {
-  override name = 'UnexpectedAnswerError'
-  constructor(what: string) {
-    super(ErrorCode.internal, `The network answered an unexpected ${what}`)
-  }
-}
 
 /** The answers viem reads to fill a transaction, and what each must be. */
 const checks: Record<string, (answer: unknown) => unknown> = {

@@ -5,11 +5,12 @@
  * EIP-5792 batch (calls.ts), each then signed with the wallet's EVM account
  * from the very object shown; transactions are sent through the proxy.
  */
-import { AbortedError, ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
+import { AbortedError, InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { getAddress, type Hex, hexToBytes, isHex, numberToHex } from 'viem'
 import { sendRawTransaction } from 'viem/actions'
 import { toFrozenJson } from '../../approval/request.js'
+import { ChainDisconnectedError, NoTransactionHashError } from '../../errors.js'
 import {
   assertAccount,
   maxMessageLength,
@@ -53,8 +54,7 @@ const evmChainPattern = /^eip155:(\d{1,15})$/
 /** The numeric id of an EVM network, or a 4901 error for any other network. */
 export function evmChainIdOf(chainId: string, method: string): number {
   const match = evmChainPattern.exec(chainId)
-  if (!match)
-    throw new RpcError(ErrorCode.chainDisconnected, `${method} is not available on ${chainId}`)
+  if (!match) throw new ChainDisconnectedError(method, chainId)
   return Number(match[1])
 }
 
@@ -208,7 +208,6 @@ async function sendFilled(
   )
   if (signal.aborted) throw new AbortedError()
   const hash: unknown = await viaViem(sendRawTransaction(client, { serializedTransaction }))
-  if (!isHex(hash) || hash.length !== 66)
-    throw new RpcError(ErrorCode.internal, 'The network answered no transaction hash')
+  if (!isHex(hash) || hash.length !== 66) throw new NoTransactionHashError()
   return hash
 }

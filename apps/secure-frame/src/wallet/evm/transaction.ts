@@ -8,7 +8,7 @@
  * the approval shows and hashes, and exactly what is then signed: nothing is
  * read, filled or changed between Approve and the signature.
  */
-import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
+import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import {
   getAddress,
@@ -19,8 +19,8 @@ import {
   type TransactionSerializable,
 } from 'viem'
 import { estimateGas, getBlock, getGasPrice, getTransactionCount } from 'viem/actions'
-import { NotLoggedInError } from '../../errors.js'
-import { type EvmClient, maxNonce, UnexpectedAnswerError, viaViem } from './client.js'
+import { Eip1559NotSupportedError, NotLoggedInError, UnexpectedAnswerError } from '../../errors.js'
+import { type EvmClient, maxNonce, viaViem } from './client.js'
 
 /** Longest calldata, in hex characters. */
 export const maxDataLength = 262_144
@@ -183,8 +183,7 @@ export async function fillFees(client: EvmClient, fees: Fees | undefined): Promi
   const { baseFeePerGas } = await viaViem(getBlock(client, { blockTag: 'latest' }))
   if (baseFeePerGas === null) {
     // No base fee: a network without EIP-1559, unless the site asked for it.
-    if (fees?.type === 'eip1559')
-      throw new RpcError(ErrorCode.internal, 'This network does not take EIP-1559 transactions')
+    if (fees?.type === 'eip1559') throw new Eip1559NotSupportedError()
     return { type: 'legacy', gasPrice: await viaViem(getGasPrice(client)) }
   }
   return {
