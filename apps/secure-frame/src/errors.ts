@@ -32,6 +32,19 @@ export class UnknownProjectError extends BaseError {
   override name = 'UnknownProjectError'
 }
 
+/** Something other than an `Error` was thrown: its text is the message. */
+export class UnknownError extends BaseError {
+  override name = 'UnknownError'
+  constructor(thrown: unknown) {
+    super(String(thrown))
+  }
+}
+
+/** `error` if it is an `Error`, else an `UnknownError` saying what was thrown. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new UnknownError(error)
+}
+
 /** The allowed origins could not be loaded: the API is down, slow, or answered something unexpected. */
 export class OriginsUnavailableError extends BaseError {
   override name = 'OriginsUnavailableError'
