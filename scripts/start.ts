@@ -262,6 +262,8 @@ async function main() {
     PORT: String(ports.secure),
     HOST: '127.0.0.1',
     API_URL: `http://127.0.0.1:${ports.api}`,
+    // The API as the browser sees it: the CSP's only connect-src.
+    PUBLIC_API_URL: origins.api,
     WIDGET_ORIGIN: origins.widget,
     // Its one name, and loopback names (development): any other Host gets 421 (SECURITY.md 25).
     SECURE_FRAME_ORIGIN: origins.secure,

@@ -3,10 +3,14 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { origins } from '@porthole/dev-stack/stack'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createSecureFrameServer, popupCsp, type SecureFrameServerOptions } from './server.js'
+import { ConfigError } from '../src/errors.js'
+import { createSecureFrameServer, main, popupCsp, type SecureFrameServerOptions } from './server.js'
 
-const widgetOrigin = 'http://widget.localhost:5171'
+const widgetOrigin = origins.widget
+/** The dev stack's names, as `npm start` passes them. */
+const dev = { publicApiUrl: origins.api, origin: origins.secure }
 const popupHtml =
   '<!doctype html><title>approve</title><script type="module" src="/assets/popup.js"></script>'
 const html =
@@ -72,7 +76,7 @@ function close(server: Server): Promise<void> {
 }
 
 async function startFrameServer(options: Partial<SecureFrameServerOptions> = {}): Promise<string> {
-  const server = createSecureFrameServer({ apiUrl, widgetOrigin, distDir, ...options })
+  const server = createSecureFrameServer({ ...dev, apiUrl, widgetOrigin, distDir, ...options })
   servers.push(server)
   return listen(server)
 }
@@ -275,7 +279,7 @@ describe('inv-04 createSecureFrameServer', () => {
 
   test('refuses to start with a widget origin that is not an origin', () => {
     expect(() =>
-      createSecureFrameServer({ apiUrl, distDir, widgetOrigin: 'widget.localhost:5171' }),
+      createSecureFrameServer({ ...dev, apiUrl, distDir, widgetOrigin: 'widget.localhost:5171' }),
     ).toThrow(/widget origin/)
   })
 })
@@ -496,7 +500,34 @@ describe('inv-25 createSecureFrameServer answers only its own names', () => {
 
   test('refuses to start with an origin that is not an origin', () => {
     expect(() =>
-      createSecureFrameServer({ apiUrl, widgetOrigin, distDir, origin: 'secure.example.com' }),
+      createSecureFrameServer({
+        ...dev,
+        apiUrl,
+        widgetOrigin,
+        distDir,
+        origin: 'secure.example.com',
+      }),
     ).toThrow(/secure frame origin/)
   })
+})
+
+describe('main', () => {
+  const env = {
+    PORT: '0',
+    API_URL: 'http://127.0.0.1:5173',
+    PUBLIC_API_URL: origins.api,
+    WIDGET_ORIGIN: origins.widget,
+    SECURE_FRAME_ORIGIN: origins.secure,
+  }
+
+  test.each(Object.keys(env))(
+    'refuses to start without %s: the server names no dev origin',
+    (name) => {
+      for (const value of [undefined, '']) {
+        expect(() => main({ ...env, [name]: value })).toThrow(
+          new ConfigError(`${name} is required`),
+        )
+      }
+    },
+  )
 })

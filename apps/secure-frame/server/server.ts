@@ -10,12 +10,13 @@
  * the host of `SECURE_FRAME_ORIGIN` and, in development, the loopback names
  * on its port; any other Host (DNS rebinding) gets 421 before anything else.
  *
- * Run it with `npx tsx apps/secure-frame/server/server.ts` (env: PORT 5172, HOST
- * 127.0.0.1, API_URL http://127.0.0.1:5173, PUBLIC_API_URL
- * http://api.localhost:5173, WIDGET_ORIGIN http://widget.localhost:5171,
- * SECURE_FRAME_ORIGIN http://secure.localhost:5172, PORTHOLE_ENV development,
- * DIST_DIR apps/secure-frame/dist). `GET /health` answers `{"ok":true}` without
- * asking the API.
+ * Run it with `npx tsx apps/secure-frame/server/server.ts` and its settings in
+ * the environment: PORT, API_URL, PUBLIC_API_URL, WIDGET_ORIGIN and
+ * SECURE_FRAME_ORIGIN are required (`npm start` passes the dev stack's, from
+ * `@porthole/dev-stack/stack`: this code ships, so it names no dev origin);
+ * HOST (127.0.0.1), PORTHOLE_ENV (development) and DIST_DIR
+ * (apps/secure-frame/dist) have defaults. `GET /health` answers `{"ok":true}`
+ * without asking the API.
  */
 import { realpathSync } from 'node:fs'
 import { readFile, realpath, stat } from 'node:fs/promises'
@@ -24,23 +25,22 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { hostRuleOf, isOwnHost } from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
-import { ConfigError, UnknownProjectError } from '../src/errors.js'
+import { ConfigError, toError, UnknownProjectError } from '../src/errors.js'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
 import { createCsp, deniedCsp, toHostSources, toSource } from './csp.js'
 
 export type SecureFrameServerOptions = {
   /** The API as this server reaches it, e.g. `http://127.0.0.1:5173`. */
   apiUrl: string
-  /** The API as the browser sees it: the CSP's only `connect-src`. Defaults to `http://api.localhost:5173`. */
-  publicApiUrl?: string | undefined
+  /** The API as the browser sees it: the CSP's only `connect-src`. */
+  publicApiUrl: string
   /** The widget's exact origin, always named in `frame-ancestors`. */
   widgetOrigin: string
   /**
    * This server's origin as browsers reach it (`SECURE_FRAME_ORIGIN`): its
-   * host is the name it answers to (SECURITY.md 25). Defaults to
-   * `http://secure.localhost:5172`.
+   * host is the name it answers to (SECURITY.md 25).
    */
-  origin?: string | undefined
+  origin: string
   /**
    * Whether the loopback names (127.0.0.1, localhost, [::1]) on the port it
    * listens on answer too: `true` (development) by default, `false` under
@@ -144,16 +144,10 @@ function resolveInside(root: string, pathname: string): string | undefined {
 /** A `node:http` server for the secure frame's origin (not yet listening). */
 export function createSecureFrameServer(options: SecureFrameServerOptions): Server {
   const widgetOrigin = exactOrigin(options.widgetOrigin, 'The widget origin')
-  const apiOrigin = exactOrigin(
-    options.publicApiUrl ?? 'http://api.localhost:5173',
-    'The public API URL',
-  )
+  const apiOrigin = exactOrigin(options.publicApiUrl, 'The public API URL')
   exactOrigin(options.apiUrl, 'The API URL')
   const hosts = hostRuleOf({
-    origin: exactOrigin(
-      options.origin ?? 'http://secure.localhost:5172',
-      'The secure frame origin',
-    ),
+    origin: exactOrigin(options.origin, 'The secure frame origin'),
     loopback: options.loopbackHosts ?? true,
   })
   const defaults = options.devDefaults ?? devDefaultSources
@@ -172,7 +166,7 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
     } catch (error) {
       if (error instanceof UnknownProjectError)
         return sendText(response, request, 403, 'Porthole secure frame: unknown project.')
-      onError(error instanceof Error ? error : new Error(String(error)))
+      onError(toError(error))
       return sendText(
         response,
         request,
@@ -278,7 +272,7 @@ export function createSecureFrameServer(options: SecureFrameServerOptions): Serv
       return serveFile(request, response, url)
     }
     handle().catch((error: unknown) => {
-      onError(error instanceof Error ? error : new Error(String(error)))
+      onError(toError(error))
       if (!response.headersSent) sendText(response, request, 500, 'Internal error.')
       else response.destroy()
     })
@@ -289,19 +283,21 @@ const defaultDistDir = fileURLToPath(new URL('../dist/', import.meta.url))
 
 /** Starts the server from environment variables; see the file's comment. */
 export function main(env: NodeJS.ProcessEnv = process.env): Server {
-  const setting = (name: string, fallback: string) => {
+  const setting = (name: string, fallback?: string) => {
     const value = env[name]
-    return value === undefined || value === '' ? fallback : value
+    if (value !== undefined && value !== '') return value
+    if (fallback === undefined) throw new ConfigError(`${name} is required`)
+    return fallback
   }
-  const portText = setting('PORT', '5172')
+  const portText = setting('PORT')
   const port = Number(portText)
   if (!/^\d{1,5}$/.test(portText) || port > 65_535)
     throw new ConfigError(`PORT '${portText}' is not a port number (0-65535)`)
   const host = setting('HOST', '127.0.0.1')
-  const widgetOrigin = setting('WIDGET_ORIGIN', 'http://widget.localhost:5171')
-  const apiUrl = setting('API_URL', 'http://127.0.0.1:5173')
-  const publicApiUrl = setting('PUBLIC_API_URL', 'http://api.localhost:5173')
-  const origin = setting('SECURE_FRAME_ORIGIN', 'http://secure.localhost:5172')
+  const widgetOrigin = setting('WIDGET_ORIGIN')
+  const apiUrl = setting('API_URL')
+  const publicApiUrl = setting('PUBLIC_API_URL')
+  const origin = setting('SECURE_FRAME_ORIGIN')
   const portholeEnv = setting('PORTHOLE_ENV', 'development')
   if (portholeEnv !== 'development' && portholeEnv !== 'production')
     throw new ConfigError(`PORTHOLE_ENV '${portholeEnv}' must be development or production`)

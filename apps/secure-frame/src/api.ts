@@ -10,6 +10,7 @@ import { ErrorBody } from '@porthole/protocol/Api'
 import * as Embedded from '@porthole/protocol/Embedded'
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
+import { UpstreamError } from './errors.js'
 import { solveProofOfWork } from './proofOfWork.js'
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>
@@ -288,7 +289,7 @@ export function createApi({
       if (!answer.success) throw new ApiError(status, 'rpc_error', invalidResponse(status))
       if ('error' in answer.data) {
         const { code, message, data } = answer.data.error
-        throw new RpcError(code, message, data)
+        throw new UpstreamError(code, message, data)
       }
       return answer.data.result
     },

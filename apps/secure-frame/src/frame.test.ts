@@ -24,9 +24,10 @@ function connect(context: TestContext = createTestContext()) {
   })
   const ready = new Promise<void>((resolve) => widget.on('ready', () => resolve()))
   const root = { dataset: {} as DOMStringMap }
+  context.root = root
   const frame: SecureChannel = startFrame(
     { port: port2, origin: 'http://widget.localhost:5171' },
-    { root, context },
+    { context },
   )
   open.push(widget, frame)
   return { widget, frame, root, ready, context }
@@ -98,13 +99,19 @@ describe('startFrame handlers', () => {
     const user = await widget.request('getUser', {})
     expect(user.address).toBe(context.api.users.get('ada@example.com')?.wallet?.addresses.eip155)
     await expect(widget.request('isConnected', undefined)).resolves.toEqual({ isConnected: true })
+    const approved: unknown[] = []
+    widget.on('approved', (data) => approved.push(data))
+    const approvalId = crypto.randomUUID()
     const signature = await widget.request('rpcRequest', {
       method: 'personal_sign',
       params: ['0x68656c6c6f', user.address],
       origin: 'https://host.example',
+      approvalId,
     })
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
     expect(approve).toHaveBeenCalledTimes(1)
+    // The widget heard of the approval before the signature's answer.
+    expect(approved).toEqual([{ approvalId }])
     await expect(widget.request('signOut', undefined)).resolves.toBeUndefined()
     await expect(widget.request('getUser', {})).rejects.toMatchObject({ code: 4100 })
   })

@@ -16,6 +16,7 @@ import { getChainId } from './handlers/getChainId.js'
 import { getSmartAccountEnabledNetworks } from './handlers/getSmartAccountEnabledNetworks.js'
 import { getSocialRedirectUri } from './handlers/getSocialRedirectUri.js'
 import { getUser } from './handlers/getUser.js'
+import type { Handler } from './handlers/handler.js'
 import { initSmartAccount } from './handlers/initSmartAccount.js'
 import { isConnected } from './handlers/isConnected.js'
 import { ping } from './handlers/ping.js'
@@ -25,7 +26,7 @@ import { setPreferredAccount } from './handlers/setPreferredAccount.js'
 import { signOut } from './handlers/signOut.js'
 import { switchNetwork } from './handlers/switchNetwork.js'
 import { syncDappData } from './handlers/syncDappData.js'
-import { syncTheme, type ThemeRoot } from './handlers/syncTheme.js'
+import { syncTheme } from './handlers/syncTheme.js'
 import { updateEmail } from './handlers/updateEmail.js'
 import { updateEmailPrimaryOtp } from './handlers/updateEmailPrimaryOtp.js'
 import { updateEmailSecondaryOtp } from './handlers/updateEmailSecondaryOtp.js'
@@ -34,10 +35,34 @@ import type { Context } from './wallet/session.js'
 export type SecureChannel = Channel.Channel<Secure.SecureSpec, Secure.WidgetSpec>
 
 export type StartFrameOptions = {
-  /** Where `syncTheme` writes; defaults to `document.documentElement`. */
-  root?: ThemeRoot | undefined
   /** The API, storage and browser facilities the handlers use; defaults to the browser's. */
   context?: Context | undefined
+}
+
+/** One handler per request of the `secure` contract: a request without one does not compile. */
+const handlers: { [method in Secure.SecureMethod]: Handler<method> } = {
+  syncTheme,
+  ping,
+  connectEmail,
+  connectDevice,
+  connectOtp,
+  getSocialRedirectUri,
+  connectSocial,
+  connectFarcaster,
+  getUser,
+  signOut,
+  isConnected,
+  getChainId,
+  switchNetwork,
+  rpcRequest,
+  updateEmail,
+  updateEmailPrimaryOtp,
+  updateEmailSecondaryOtp,
+  syncDappData,
+  initSmartAccount,
+  setPreferredAccount,
+  getSmartAccountEnabledNetworks,
+  reload,
 }
 
 /** Opens the channel on the accepted port, registers every handler, then emits `ready`. */
@@ -48,33 +73,10 @@ export function startFrame(accepted: Accepted, options: StartFrameOptions = {}):
     origin: accepted.origin,
     parsers: Contract.parsers(Secure.secure, Secure.widget),
   })
-  channel.handle('syncTheme', (params) => syncTheme(params, options.root))
-  channel.handle('ping', () => ping())
-  channel.handle('connectEmail', (params) => connectEmail(params, context))
-  channel.handle('connectDevice', (_, call) => connectDevice(context, call))
-  channel.handle('connectOtp', (params) => connectOtp(params, context))
-  channel.handle('getSocialRedirectUri', (params) => getSocialRedirectUri(params, context))
-  channel.handle('connectSocial', (params, call) => connectSocial(params, context, call))
-  channel.handle('connectFarcaster', () => connectFarcaster(context))
-  channel.handle('getUser', (params) => getUser(params, context))
-  channel.handle('signOut', () => signOut(context))
-  channel.handle('isConnected', () => isConnected(context))
-  channel.handle('getChainId', () => getChainId(context))
-  channel.handle('switchNetwork', (params) => switchNetwork(params, context))
-  channel.handle('rpcRequest', (params, call) =>
-    rpcRequest(params, context, call, () => {
-      const { approvalId } = params
-      if (approvalId !== undefined) channel.emit('approved', { approvalId })
-    }),
-  )
-  channel.handle('updateEmail', (params) => updateEmail(params, context))
-  channel.handle('updateEmailPrimaryOtp', (params) => updateEmailPrimaryOtp(params, context))
-  channel.handle('updateEmailSecondaryOtp', (params) => updateEmailSecondaryOtp(params, context))
-  channel.handle('syncDappData', (params) => syncDappData(params, context))
-  channel.handle('initSmartAccount', () => initSmartAccount())
-  channel.handle('setPreferredAccount', () => setPreferredAccount(context))
-  channel.handle('getSmartAccountEnabledNetworks', () => getSmartAccountEnabledNetworks())
-  channel.handle('reload', () => reload(context))
+  const emit = channel.emit.bind(channel)
+  const register = <method extends Secure.SecureMethod>(method: method) =>
+    channel.handle(method, (params, call) => handlers[method](params, context, { ...call, emit }))
+  for (const method of Object.keys(handlers) as Secure.SecureMethod[]) register(method)
   // Handlers first: the widget may send its first request as soon as it sees READY.
   channel.emit('ready', undefined)
   return channel

@@ -1,4 +1,5 @@
 /** Tests only: a handler context over the in-memory API and storage, with a scripted approval UI. */
+import type { Call } from '../src/handlers/handler.js'
 import { type Context, createMemory, type RequestApproval } from '../src/wallet/session.js'
 import { createMemoryBackend, createStorage } from '../src/wallet/storage.js'
 import { createMemoryApi, type MemoryApi } from './memoryApi.js'
@@ -42,4 +43,9 @@ export async function loginWithEmail(
   if (action === 'CONNECT') return
   if (action !== 'VERIFY_OTP') throw new Error(`Unexpected action ${action}`)
   await handlers.connectOtp({ otp: context.api.codeFor(email) ?? '' }, context)
+}
+
+/** A call as the frame's channel passes it to a handler: a signal, the widget's origin, events dropped. */
+export function createCall(signal = new AbortController().signal): Call {
+  return { signal, origin: 'http://widget.localhost:5171', emit: () => {} }
 }

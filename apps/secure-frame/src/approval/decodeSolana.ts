@@ -1,13 +1,13 @@
 /**
  * What a Solana transaction does, for its approval (SECURITY.md 20): pure,
- * read with the same strict reader that signs it (wallet/solanaMessage.ts).
+ * read with the same strict reader that signs it (formats/solanaMessage.ts).
  * Shown: the fee payer and signers, then each instruction: SOL transfers
  * (System program) and SPL token transfers and approvals with their amounts,
  * every program id, and "Unknown instruction" with its raw data otherwise.
  */
 import { base58, base64 } from '@scure/base'
 import { formatUnits } from 'viem'
-import { type Instruction, type Message, readTransaction } from '../wallet/solanaMessage.js'
+import { type Instruction, type Message, readTransaction } from '../formats/solanaMessage.js'
 import type { Field, Section } from './decode.js'
 
 export const systemProgram = '11111111111111111111111111111111'

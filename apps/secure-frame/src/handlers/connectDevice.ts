@@ -1,6 +1,6 @@
-import type { HandlerContext } from '@porthole/protocol/Channel'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import { type Context, poll } from '../wallet/session.js'
+import { poll } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /**
  * `connectDevice`: after VERIFY_DEVICE (a social or Farcaster login on a
@@ -9,10 +9,7 @@ import { type Context, poll } from '../wallet/session.js'
  * it has (the API then mails the code). Stops when the request is cancelled,
  * and after the login timeout in any case.
  */
-export async function connectDevice(
-  context: Context,
-  { signal }: HandlerContext,
-): Promise<undefined> {
+export const connectDevice = (async (_, context, { signal }) => {
   const email = context.memory.pendingEmail
   if (!email) throw new InvalidParamsError('No email login is in progress.')
   const deviceId = await context.storage.getDeviceId()
@@ -23,4 +20,4 @@ export async function connectDevice(
     },
     { interval: context.pollInterval, signal },
   )
-}
+}) satisfies Handler<'connectDevice'>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { MemoryApi } from '../../test/memoryApi.js'
-import { createTestContext, loginWithEmail } from '../../test/testContext.js'
+import { createCall, createTestContext, loginWithEmail } from '../../test/testContext.js'
 import { ApiError } from '../api.js'
 import { createMemoryBackend, createStorage } from '../wallet/storage.js'
 import { connectDevice } from './connectDevice.js'
@@ -12,11 +12,6 @@ import { signOut } from './signOut.js'
 
 const email = 'ada@example.com'
 const handlers = { connectEmail, connectOtp }
-const call = () => ({
-  signal: new AbortController().signal,
-  origin: 'http://widget.localhost:5171',
-})
-
 describe('connectEmail', () => {
   test('a first login mails a code (VERIFY_OTP) for this device id', async () => {
     const context = createTestContext()
@@ -121,7 +116,7 @@ describe('connectDevice', () => {
       message: 'The code is wrong or has expired',
     })
     // connectDevice (the wait of a social login's approval) sees the same approval.
-    const waiting = connectDevice(second, call())
+    const waiting = connectDevice(undefined, second, createCall())
     let settled = false
     void waiting.then(() => {
       settled = true
@@ -140,7 +135,7 @@ describe('connectDevice', () => {
     const context = createTestContext({ api })
     await connectEmail({ email }, context)
     const controller = new AbortController()
-    const waiting = connectDevice(context, { ...call(), signal: controller.signal })
+    const waiting = connectDevice(undefined, context, createCall(controller.signal))
     await new Promise((resolve) => setTimeout(resolve, 20))
     controller.abort()
     await expect(waiting).rejects.toMatchObject({ message: 'Request was aborted' })
@@ -155,7 +150,7 @@ describe('connectDevice', () => {
     const context = createTestContext({ api })
     await connectEmail({ email }, context)
     api.failNext('deviceStatus', new ApiError(0, 'unreachable', 'unreachable'))
-    const waiting = connectDevice(context, call())
+    const waiting = connectDevice(undefined, context, createCall())
     await new Promise((resolve) => setTimeout(resolve, 20))
     api.failNext('deviceStatus', new ApiError(400, 'expired', 'The approval link has expired'))
     await expect(waiting).rejects.toMatchObject({ message: 'The approval link has expired' })
@@ -189,7 +184,7 @@ describe('inv-09 a session belongs to the host origin and project it was made on
       const b = frameFor(api, backend, origin, projectId)
 
       // Not A's session (CONNECT), and not a new device (an approval mail): a code.
-      expect(await isConnected(b)).toEqual({ isConnected: false })
+      expect(await isConnected(undefined, b)).toEqual({ isConnected: false })
       await expect(getUser({}, b)).rejects.toMatchObject({ code: 4100 })
       await expect(connectEmail({ email }, b)).resolves.toEqual({ action: 'VERIFY_OTP' })
       expect(api.approvalMailed(email, await b.storage.getDeviceId())).toBe(false)
@@ -198,9 +193,9 @@ describe('inv-09 a session belongs to the host origin and project it was made on
       expect(await b.storage.getToken()).not.toBe(await a.storage.getToken())
 
       // Signing out on B leaves A signed in.
-      await signOut(b)
-      expect(await isConnected(b)).toEqual({ isConnected: false })
-      expect(await isConnected(a)).toEqual({ isConnected: true })
+      await signOut(undefined, b)
+      expect(await isConnected(undefined, b)).toEqual({ isConnected: false })
+      expect(await isConnected(undefined, a)).toEqual({ isConnected: true })
       expect((await getUser({}, a)).email).toBe(email)
     },
   )

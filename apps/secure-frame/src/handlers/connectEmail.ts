@@ -1,9 +1,6 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
 import { isApiError } from '../api.js'
-import { type Context, completeLogin, endLocalSession } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['connectEmail']['params']
-type Result = SecureSpec['requests']['connectEmail']['result']
+import { completeLogin, endLocalSession } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 const sameEmail = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase()
 
@@ -15,7 +12,7 @@ const sameEmail = (a: string | undefined, b: string) => a?.toLowerCase() === b.t
  * an approval link, whose approval mails the code. The email is kept in
  * memory for the next steps.
  */
-export async function connectEmail({ email }: Params, context: Context): Promise<Result> {
+export const connectEmail = (async ({ email }, context) => {
   const token = await context.storage.getToken()
   if (token) {
     try {
@@ -33,4 +30,4 @@ export async function connectEmail({ email }: Params, context: Context): Promise
   const { action } = await context.api.loginEmail({ email, deviceId })
   context.memory.pendingEmail = email
   return { action }
-}
+}) satisfies Handler<'connectEmail'>

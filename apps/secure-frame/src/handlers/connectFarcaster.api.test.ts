@@ -7,6 +7,7 @@
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createCall } from '../../test/testContext.js'
 import { createApi, type Fetch } from '../api.js'
 import { type Context, createMemory } from '../wallet/session.js'
 import { createMemoryBackend, createStorage } from '../wallet/storage.js'
@@ -130,11 +131,6 @@ function frame(): Context & { paths: string[] } {
   }
 }
 
-const call = (signal = new AbortController().signal) => ({
-  signal,
-  origin: 'http://widget.localhost:5171',
-})
-
 /** Waits until the frame has asked for the result at least once (the login is pending). */
 async function polled(context: { paths: string[] }) {
   while (!context.paths.includes('/auth/v1/farcaster/result'))
@@ -149,8 +145,8 @@ function signedIn(result: Awaited<ReturnType<typeof connectSocial>>) {
 
 /** A Farcaster login of `fid` on `context`, signed by `key` in the Farcaster app. */
 async function farcasterLogin(context: Context, fid: number, key: Hex) {
-  const { url } = await connectFarcaster(context)
-  const login = connectSocial({ uri: url }, context, call())
+  const { url } = await connectFarcaster(undefined, context)
+  const login = connectSocial({ uri: url }, context, createCall())
   await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: key, fid })
   return login
 }
@@ -158,9 +154,9 @@ async function farcasterLogin(context: Context, fid: number, key: Hex) {
 describe('connectFarcaster and connectSocial against the API', () => {
   test('the relay link; pending until the app signs; then the wallet unlocks; another device restores it', async () => {
     const first = frame()
-    const { url } = await connectFarcaster(first)
+    const { url } = await connectFarcaster(undefined, first)
     expect(url).toMatch(/^https:\/\/warpcast\.com\/~\/siwf\?channelToken=/)
-    const login = connectSocial({ uri: url }, first, call())
+    const login = connectSocial({ uri: url }, first, createCall())
     await polled(first)
     const signed = await signInWithFarcaster({
       relayUrl: relay.url,
@@ -176,22 +172,22 @@ describe('connectFarcaster and connectSocial against the API', () => {
 
     // A new device: Farcaster verifies it, the recovery share rebuilds the same wallet.
     const second = frame()
-    const again = await connectFarcaster(second)
+    const again = await connectFarcaster(undefined, second)
     await signInWithFarcaster({
       relayUrl: relay.url,
       url: again.url,
       privateKey: CUSTODY_KEY,
       fid: FID,
     })
-    const restored = signedIn(await connectSocial({ uri: again.url }, second, call()))
+    const restored = signedIn(await connectSocial({ uri: again.url }, second, createCall()))
     expect(restored.user.address).toBe(user.address)
   })
 
   test('a signature by a key that is not the custody address: 4100 with the API message; nothing stored', async () => {
     const context = frame()
-    const { url } = await connectFarcaster(context)
+    const { url } = await connectFarcaster(undefined, context)
     await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: OTHER_KEY, fid: FID })
-    await expect(connectSocial({ uri: url }, context, call())).rejects.toMatchObject({
+    await expect(connectSocial({ uri: url }, context, createCall())).rejects.toMatchObject({
       code: 4100,
       message: 'This Farcaster sign-in could not be verified: start again',
     })
@@ -200,14 +196,14 @@ describe('connectFarcaster and connectSocial against the API', () => {
 
   test('a link is collected once; a link not started here is refused before asking the API', async () => {
     const context = frame()
-    const { url } = await connectFarcaster(context)
+    const { url } = await connectFarcaster(undefined, context)
     await signInWithFarcaster({ relayUrl: relay.url, url, privateKey: CUSTODY_KEY, fid: FID })
-    await connectSocial({ uri: url }, context, call())
+    await connectSocial({ uri: url }, context, createCall())
     const asked = context.paths.length
-    await expect(connectSocial({ uri: url }, context, call())).rejects.toMatchObject({
+    await expect(connectSocial({ uri: url }, context, createCall())).rejects.toMatchObject({
       code: -32602,
     })
-    await expect(connectSocial({ uri: url }, frame(), call())).rejects.toMatchObject({
+    await expect(connectSocial({ uri: url }, frame(), createCall())).rejects.toMatchObject({
       code: -32602,
     })
     expect(context.paths.length).toBe(asked)
@@ -215,9 +211,9 @@ describe('connectFarcaster and connectSocial against the API', () => {
 
   test('stops polling when the request is cancelled', async () => {
     const context = frame()
-    const { url } = await connectFarcaster(context)
+    const { url } = await connectFarcaster(undefined, context)
     const controller = new AbortController()
-    const login = connectSocial({ uri: url }, context, call(controller.signal))
+    const login = connectSocial({ uri: url }, context, createCall(controller.signal))
     await polled(context)
     controller.abort()
     await expect(login).rejects.toMatchObject({ message: 'Request was aborted' })
@@ -248,7 +244,7 @@ describe('inv-23 the account’s email decides a device it has not used', () => 
     expect(second.paths).not.toContain('/wallet/v1/shares')
 
     // The login goes on as the email's: its approval, then the code.
-    const waiting = connectDevice(second, call())
+    const waiting = connectDevice(undefined, second, createCall())
     const link = mailer.link(email)
     const approved = await app.request('http://api.test/auth/v1/device/approve', {
       method: 'POST',

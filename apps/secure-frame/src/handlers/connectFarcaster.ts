@@ -1,8 +1,6 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import type { Context, Memory } from '../wallet/session.js'
+import type { Memory } from '../wallet/session.js'
 import { createRandomId } from '../wallet/storage.js'
-
-type Result = SecureSpec['requests']['connectFarcaster']['result']
+import type { Handler } from './handler.js'
 
 /** Refused by `getSocialRedirectUri`: Farcaster is no OAuth provider; `connectFarcaster` starts it. */
 export const farcasterNotAvailable =
@@ -44,7 +42,7 @@ export function takeFarcasterState(memory: Memory, uri: string): string | undefi
  * relay's link for the person to open or scan with their Farcaster app. The
  * widget then collects the login with `connectSocial({ uri: url })`.
  */
-export async function connectFarcaster(context: Context): Promise<Result> {
+export const connectFarcaster = (async (_, context) => {
   const deviceId = await context.storage.getDeviceId()
   const state = createRandomId()
   const { uri } = await context.api.farcasterStart({ deviceId, state })
@@ -52,4 +50,4 @@ export async function connectFarcaster(context: Context): Promise<Result> {
   logins.set(uri, state)
   for (const old of logins.keys()) if (logins.size > maxPendingFarcasterLogins) logins.delete(old)
   return { url: uri }
-}
+}) satisfies Handler<'connectFarcaster'>

@@ -1,16 +1,14 @@
 import { Code } from '@porthole/protocol/Embedded'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { type Context, completeLogin } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['connectOtp']['params']
+import { completeLogin } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /**
  * `connectOtp`: checks the mailed code with the API, which answers a session
  * for this device; then unlocks the wallet (creating it on the first login)
  * and stores the session.
  */
-export async function connectOtp({ otp }: Params, context: Context): Promise<undefined> {
+export const connectOtp = (async ({ otp }, context) => {
   const email = context.memory.pendingEmail
   if (!email) throw new InvalidParamsError('No email login is in progress.')
   const code = Code.safeParse(otp)
@@ -18,4 +16,4 @@ export async function connectOtp({ otp }: Params, context: Context): Promise<und
   const deviceId = await context.storage.getDeviceId()
   const result = await context.api.verifyEmail({ email, otp: code.data, deviceId })
   await completeLogin(context, result)
-}
+}) satisfies Handler<'connectOtp'>

@@ -1,14 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { memoryApiUrl } from '../../test/memoryApi.js'
-import { createTestContext } from '../../test/testContext.js'
+import { createCall, createTestContext } from '../../test/testContext.js'
 import { connectFarcaster, maxPendingFarcasterLogins } from './connectFarcaster.js'
 import { connectSocial, notDoneUriMessage, readDoneUri } from './connectSocial.js'
 import { getSocialRedirectUri, maxPendingStates } from './getSocialRedirectUri.js'
 
-const call = (signal = new AbortController().signal) => ({
-  signal,
-  origin: 'http://widget.localhost:5171',
-})
 const stateOf = (uri: string) => new URL(uri).searchParams.get('state') ?? ''
 
 describe('getSocialRedirectUri', () => {
@@ -49,7 +45,7 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const doneUri = context.api.completeSocial(stateOf(uri), 'ada@example.com')
-    const { user } = signedIn(await connectSocial({ uri: doneUri }, context, call()))
+    const { user } = signedIn(await connectSocial({ uri: doneUri }, context, createCall()))
     const addresses = context.api.users.get('ada@example.com')?.wallet?.addresses
     expect(user).toEqual({
       email: 'ada@example.com',
@@ -71,7 +67,7 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const state = stateOf(uri)
-    const login = connectSocial({ uri: done(state) }, context, call())
+    const login = connectSocial({ uri: done(state) }, context, createCall())
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(socialResults(context).length).toBeGreaterThan(1)
     context.api.completeSocial(state, 'ada@example.com')
@@ -136,14 +132,14 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const state = stateOf(uri)
-    await expect(connectSocial({ uri: make(state) }, context, call())).rejects.toMatchObject({
+    await expect(connectSocial({ uri: make(state) }, context, createCall())).rejects.toMatchObject({
       code: -32602,
       message,
     })
     expect(socialResults(context)).toEqual([])
     // The login started here still completes with its own done URL.
     const doneUri = context.api.completeSocial(state, 'ada@example.com')
-    await expect(connectSocial({ uri: doneUri }, context, call())).resolves.toMatchObject({
+    await expect(connectSocial({ uri: doneUri }, context, createCall())).resolves.toMatchObject({
       user: { email: 'ada@example.com' },
     })
   })
@@ -167,8 +163,8 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const doneUri = context.api.completeSocial(stateOf(uri), 'ada@example.com')
-    await connectSocial({ uri: doneUri }, context, call())
-    await expect(connectSocial({ uri: doneUri }, context, call())).rejects.toMatchObject({
+    await connectSocial({ uri: doneUri }, context, createCall())
+    await expect(connectSocial({ uri: doneUri }, context, createCall())).rejects.toMatchObject({
       code: -32602,
     })
   })
@@ -177,7 +173,7 @@ describe('connectSocial', () => {
     const context = createTestContext()
     const { uri } = await getSocialRedirectUri({ provider: 'google' }, context)
     const controller = new AbortController()
-    const login = connectSocial({ uri: done(stateOf(uri)) }, context, call(controller.signal))
+    const login = connectSocial({ uri: done(stateOf(uri)) }, context, createCall(controller.signal))
     await new Promise((resolve) => setTimeout(resolve, 15))
     controller.abort()
     await expect(login).rejects.toMatchObject({ message: 'Request was aborted' })
@@ -188,8 +184,8 @@ describe('connectSocial', () => {
 describe('connectFarcaster', () => {
   test('binds a fresh one-time state and this device to a relay link, collected by connectSocial', async () => {
     const context = createTestContext()
-    const { url } = await connectFarcaster(context)
-    const again = await connectFarcaster(context)
+    const { url } = await connectFarcaster(undefined, context)
+    const again = await connectFarcaster(undefined, context)
     expect(again.url).not.toBe(url)
     const [start] = context.api.calls
     if (start === undefined) throw new Error('farcasterStart was not called')
@@ -198,7 +194,7 @@ describe('connectFarcaster', () => {
     expect(state).toMatch(/^[\w-]{22,}$/)
     expect(deviceId).toBe(await context.storage.getDeviceId())
 
-    const login = connectSocial({ uri: url }, context, call())
+    const login = connectSocial({ uri: url }, context, createCall())
     await new Promise((resolve) => setTimeout(resolve, 20))
     context.api.completeFarcaster(url, 77)
     const { user } = signedIn(await login)
@@ -212,9 +208,9 @@ describe('connectFarcaster', () => {
 
   test(`keeps at most ${maxPendingFarcasterLogins} pending logins, dropping the oldest`, async () => {
     const context = createTestContext()
-    const { url: oldest } = await connectFarcaster(context)
-    for (let i = 0; i < maxPendingFarcasterLogins; i++) await connectFarcaster(context)
-    await expect(connectSocial({ uri: oldest }, context, call())).rejects.toMatchObject({
+    const { url: oldest } = await connectFarcaster(undefined, context)
+    for (let i = 0; i < maxPendingFarcasterLogins; i++) await connectFarcaster(undefined, context)
+    await expect(connectSocial({ uri: oldest }, context, createCall())).rejects.toMatchObject({
       code: -32602,
     })
   })

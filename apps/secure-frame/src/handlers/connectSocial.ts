@@ -1,12 +1,8 @@
-import type { HandlerContext } from '@porthole/protocol/Channel'
 import { Claim, type IdentityLoginResponse, socialDonePath } from '@porthole/protocol/Embedded'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import type { SecureSpec } from '@porthole/protocol/Secure'
 import { type Context, completeLogin, getChainId, poll, toSecureUser } from '../wallet/session.js'
 import { takeFarcasterState } from './connectFarcaster.js'
-
-type Params = SecureSpec['requests']['connectSocial']['params']
-type Result = SecureSpec['requests']['connectSocial']['result']
+import type { Handler, Result } from './handler.js'
 
 /** Why a `uri` that is not the API's done page is refused. */
 export const notDoneUriMessage =
@@ -29,11 +25,7 @@ export const notDoneUriMessage =
  * and the answer says which. The login then goes on as the email login of
  * that address (`connectDevice`, `connectOtp`); nothing is unlocked here.
  */
-export async function connectSocial(
-  { uri }: Params,
-  context: Context,
-  { signal }: HandlerContext,
-): Promise<Result> {
+export const connectSocial = (async ({ uri }, context, { signal }) => {
   const farcasterState = takeFarcasterState(context.memory, uri)
   if (farcasterState !== undefined) {
     const deviceId = await context.storage.getDeviceId()
@@ -48,13 +40,13 @@ export async function connectSocial(
   return collect(context, signal, (stop) =>
     context.api.socialResult({ state, deviceId, claim }, stop),
   )
-}
+}) satisfies Handler<'connectSocial'>
 
 async function collect(
   context: Context,
   signal: AbortSignal,
   ask: (stop: AbortSignal) => Promise<IdentityLoginResponse | undefined>,
-): Promise<Result> {
+): Promise<Result<'connectSocial'>> {
   const result = await poll(ask, { interval: context.pollInterval, signal })
   if ('action' in result) {
     context.memory.pendingEmail = result.email

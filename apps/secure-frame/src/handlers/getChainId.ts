@@ -1,9 +1,7 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { type Context, getChainId as read } from '../wallet/session.js'
-
-type Result = SecureSpec['requests']['getChainId']['result']
+import { getChainId as read } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /** `getChainId`: the network in use (SPEC 9's default, `eip155:1`, until one is chosen). */
-export async function getChainId(context: Context): Promise<Result> {
+export const getChainId = (async (_, context) => {
   return { chainId: await read(context) }
-}
+}) satisfies Handler<'getChainId'>

@@ -1,8 +1,6 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
-
-type Result = SecureSpec['requests']['getSmartAccountEnabledNetworks']['result']
+import type { Handler } from './handler.js'
 
 /** `getSmartAccountEnabledNetworks`: none yet. */
-export function getSmartAccountEnabledNetworks(): Result {
+export const getSmartAccountEnabledNetworks = (() => {
   return { smartAccountEnabledNetworks: [] }
-}
+}) satisfies Handler<'getSmartAccountEnabledNetworks'>

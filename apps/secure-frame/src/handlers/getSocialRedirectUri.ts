@@ -1,12 +1,8 @@
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import type { SecureSpec } from '@porthole/protocol/Secure'
 import { NotAvailableError } from '../errors.js'
-import type { Context } from '../wallet/session.js'
 import { createRandomId } from '../wallet/storage.js'
 import { farcasterNotAvailable } from './connectFarcaster.js'
-
-type Params = SecureSpec['requests']['getSocialRedirectUri']['params']
-type Result = SecureSpec['requests']['getSocialRedirectUri']['result']
+import type { Handler } from './handler.js'
 
 /** One-time states kept at most; the oldest is dropped first. */
 export const maxPendingStates = 8
@@ -16,10 +12,7 @@ export const maxPendingStates = 8
  * kept in this page's memory only) and asks the API for the provider's
  * authorization URL bound to it and to this device.
  */
-export async function getSocialRedirectUri(
-  { provider }: Params,
-  context: Context,
-): Promise<Result> {
+export const getSocialRedirectUri = (async ({ provider }, context) => {
   if (provider === 'farcaster') throw new NotAvailableError(farcasterNotAvailable)
   const deviceId = await context.storage.getDeviceId()
   const state = createRandomId()
@@ -30,4 +23,4 @@ export async function getSocialRedirectUri(
   states.add(state)
   for (const old of states) if (states.size > maxPendingStates) states.delete(old)
   return { uri }
-}
+}) satisfies Handler<'getSocialRedirectUri'>

@@ -39,7 +39,7 @@ describe('getUser', () => {
       address: addresses.solana,
       chainId: solana,
     })
-    await expect(getChainId(context)).resolves.toEqual({ chainId: solana })
+    await expect(getChainId(undefined, context)).resolves.toEqual({ chainId: solana })
   })
 
   test('is 4100 when nobody is logged in', async () => {
@@ -55,7 +55,7 @@ describe('switchNetwork', () => {
       await expect(switchNetwork({ chainId }, context)).resolves.toEqual({ chainId })
       // A reloaded frame over the same storage.
       const reloaded = createTestContext({ api: context.api, backend: context.backend })
-      await expect(getChainId(reloaded)).resolves.toEqual({ chainId })
+      await expect(getChainId(undefined, reloaded)).resolves.toEqual({ chainId })
     },
   )
 
@@ -67,7 +67,7 @@ describe('switchNetwork', () => {
         code: 4902,
         message: 'Unsupported chain',
       })
-      await expect(getChainId(context)).resolves.toEqual({ chainId: 'eip155:1' })
+      await expect(getChainId(undefined, context)).resolves.toEqual({ chainId: 'eip155:1' })
     },
   )
 })
@@ -75,7 +75,7 @@ describe('switchNetwork', () => {
 describe('smart accounts', () => {
   test('setPreferredAccount answers the EOA whatever is asked', async () => {
     const { context, addresses } = await loggedIn()
-    await expect(setPreferredAccount(context)).resolves.toEqual({
+    await expect(setPreferredAccount({ type: 'smartAccount' }, context)).resolves.toEqual({
       type: 'eoa',
       address: addresses.eip155,
     })

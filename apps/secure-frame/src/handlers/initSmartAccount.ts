@@ -1,8 +1,9 @@
 import { NotAvailableError } from '../errors.js'
+import type { Handler } from './handler.js'
 
 export const smartAccountsNotAvailable = 'Smart accounts are not available yet'
 
 /** `initSmartAccount`: not offered yet (4200). */
-export function initSmartAccount(): never {
+export const initSmartAccount = (() => {
   throw new NotAvailableError(smartAccountsNotAvailable)
-}
+}) satisfies Handler<'initSmartAccount'>

@@ -19,8 +19,10 @@ async function loggedIn() {
 describe('isConnected', () => {
   test('is true for a session the API accepts, false with none', async () => {
     const { context } = await loggedIn()
-    await expect(isConnected(context)).resolves.toEqual({ isConnected: true })
-    await expect(isConnected(createTestContext())).resolves.toEqual({ isConnected: false })
+    await expect(isConnected(undefined, context)).resolves.toEqual({ isConnected: true })
+    await expect(isConnected(undefined, createTestContext())).resolves.toEqual({
+      isConnected: false,
+    })
   })
 
   test('a 401 forgets the session but keeps the device share and device id', async () => {
@@ -28,7 +30,7 @@ describe('isConnected', () => {
     const deviceId = await context.storage.getDeviceId()
     const share = await context.storage.getDeviceShare(user.id)
     context.api.sessions.clear()
-    await expect(isConnected(context)).resolves.toEqual({ isConnected: false })
+    await expect(isConnected(undefined, context)).resolves.toEqual({ isConnected: false })
     expect(await context.storage.getToken()).toBeUndefined()
     expect(await context.storage.getUser()).toBeUndefined()
     expect(context.memory.unlocked).toBeUndefined()
@@ -39,7 +41,7 @@ describe('isConnected', () => {
   test('an API that cannot be reached is an error, not a logout', async () => {
     const { context } = await loggedIn()
     context.api.failNext('getSession', new ApiError(0, 'unreachable', 'unreachable'))
-    await expect(isConnected(context)).rejects.toBeInstanceOf(ApiError)
+    await expect(isConnected(undefined, context)).rejects.toBeInstanceOf(ApiError)
     expect(await context.storage.getToken()).toBeDefined()
   })
 })
@@ -48,11 +50,11 @@ describe('signOut', () => {
   test('ends the session on the API and here; the same device logs in again without device verification', async () => {
     const { context, user } = await loggedIn()
     const token = await context.storage.getToken()
-    await signOut(context)
+    await signOut(undefined, context)
     expect(context.api.sessions.has(token ?? '')).toBe(false)
     expect(await context.storage.getToken()).toBeUndefined()
     expect(context.memory.unlocked).toBeUndefined()
-    await expect(isConnected(context)).resolves.toEqual({ isConnected: false })
+    await expect(isConnected(undefined, context)).resolves.toEqual({ isConnected: false })
 
     await expect(connectEmail({ email }, context)).resolves.toEqual({ action: 'VERIFY_OTP' })
     await connectOtp({ otp: context.api.codeFor(email) ?? '' }, context)
@@ -62,7 +64,7 @@ describe('signOut', () => {
   test('still signs out here when the API cannot be reached', async () => {
     const { context } = await loggedIn()
     context.api.failNext('deleteSession', new ApiError(0, 'unreachable', 'unreachable'))
-    await expect(signOut(context)).resolves.toBeUndefined()
+    await expect(signOut(undefined, context)).resolves.toBeUndefined()
     expect(await context.storage.getToken()).toBeUndefined()
   })
 })

@@ -1,15 +1,13 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
 import { isApiError } from '../api.js'
-import { type Context, endLocalSession } from '../wallet/session.js'
-
-type Result = SecureSpec['requests']['isConnected']['result']
+import { endLocalSession } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /**
  * `isConnected`: whether this device holds a session the API still accepts.
  * A 401 forgets the session here (the device share and device id stay); an
  * API that cannot be reached is an error, not a logout.
  */
-export async function isConnected(context: Context): Promise<Result> {
+export const isConnected = (async (_, context) => {
   const [token, cached] = await Promise.all([context.storage.getToken(), context.storage.getUser()])
   if (!token || !cached) return { isConnected: false }
   try {
@@ -30,4 +28,4 @@ export async function isConnected(context: Context): Promise<Result> {
     await endLocalSession(context)
     return { isConnected: false }
   }
-}
+}) satisfies Handler<'isConnected'>

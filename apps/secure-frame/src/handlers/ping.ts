@@ -1,9 +1,7 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
 import { version } from '../config.js'
-
-type Result = SecureSpec['requests']['ping']['result']
+import type { Handler } from './handler.js'
 
 /** `ping`: answers the frame's version, so the widget can tell the channel is alive. */
-export function ping(): Result {
+export const ping = (() => {
   return { version }
-}
+}) satisfies Handler<'ping'>

@@ -1,6 +1,6 @@
-import type { Context } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /** `reload`: answers first, then reloads the frame's document. */
-export function reload(context: Context): undefined {
+export const reload = ((_, context): undefined => {
   setTimeout(() => context.reload(), 0)
-}
+}) satisfies Handler<'reload'>

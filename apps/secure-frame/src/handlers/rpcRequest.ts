@@ -1,21 +1,18 @@
-import type { HandlerContext } from '@porthole/protocol/Channel'
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { handleRpc } from '../wallet/rpc.js'
-import type { Context } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['rpcRequest']['params']
+import { handleRpc } from '../rpc/policy.js'
+import type { Handler } from './handler.js'
 
 /**
  * `rpcRequest`: one JSON-RPC request of the embedded wallet (see
- * `wallet/rpc.ts`): refused unless on the safe or needs-approval list;
- * signed only after the user approves in the frame's approval window;
- * `onApproved` tells the widget that the real result follows.
+ * `rpc/policy.ts`): refused unless on the safe or needs-approval list;
+ * signed only after the user approves in the frame's approval window; once
+ * approved, the widget is told (`approved`, for a request with an
+ * `approvalId`) that the real result follows.
  */
-export function rpcRequest(
-  params: Params,
-  context: Context,
-  { signal }: HandlerContext,
-  onApproved?: () => void,
-): Promise<unknown> {
-  return handleRpc(context, params, { signal, onApproved })
-}
+export const rpcRequest = ((params, context, { signal, emit }) =>
+  handleRpc(context, params, {
+    signal,
+    onApproved: () => {
+      const { approvalId } = params
+      if (approvalId !== undefined) emit('approved', { approvalId })
+    },
+  })) satisfies Handler<'rpcRequest'>

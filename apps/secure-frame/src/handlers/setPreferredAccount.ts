@@ -1,13 +1,11 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { accountOn, type Context, getChainId, requireSession } from '../wallet/session.js'
-
-type Result = SecureSpec['requests']['setPreferredAccount']['result']
+import { accountOn, getChainId, requireSession } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /**
  * `setPreferredAccount`: the EOA whatever is asked, since smart accounts come
  * later (SPEC 4: the preferred account type falls back to EOA).
  */
-export async function setPreferredAccount(context: Context): Promise<Result> {
+export const setPreferredAccount = (async (_, context) => {
   const { user } = await requireSession(context)
   return { type: 'eoa', address: accountOn(user, await getChainId(context)) }
-}
+}) satisfies Handler<'setPreferredAccount'>

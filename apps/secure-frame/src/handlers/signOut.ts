@@ -1,4 +1,5 @@
-import { type Context, endLocalSession } from '../wallet/session.js'
+import { endLocalSession } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /**
  * `signOut`: ends the session on the API (best effort: the widget waits at
@@ -6,8 +7,8 @@ import { type Context, endLocalSession } from '../wallet/session.js'
  * share. The device id and device share stay, so this device logs in again
  * without a new device verification.
  */
-export async function signOut(context: Context): Promise<undefined> {
+export const signOut = (async (_, context) => {
   const token = await context.storage.getToken()
   await endLocalSession(context)
   if (token) await context.api.deleteSession(token).catch(() => undefined)
-}
+}) satisfies Handler<'signOut'>

@@ -1,20 +1,17 @@
-import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { type Context, setChainId } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['switchNetwork']['params']
-type Result = SecureSpec['requests']['switchNetwork']['result']
+import { UnsupportedChainError } from '../errors.js'
+import { setChainId } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 const supported = /^(eip155:[1-9]\d{0,14}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
 
 /** 4902 'Unsupported chain' for anything but an EVM (`eip155:<id>`) or Solana network. */
 export function assertSupportedChain(chainId: string): void {
-  if (!supported.test(chainId)) throw new RpcError(ErrorCode.unknownChain, 'Unsupported chain')
+  if (!supported.test(chainId)) throw new UnsupportedChainError()
 }
 
 /** `switchNetwork`: makes `chainId` the network in use, remembered across reloads. */
-export async function switchNetwork({ chainId }: Params, context: Context): Promise<Result> {
+export const switchNetwork = (async ({ chainId }, context) => {
   assertSupportedChain(chainId)
   await setChainId(context, chainId)
   return { chainId }
-}
+}) satisfies Handler<'switchNetwork'>

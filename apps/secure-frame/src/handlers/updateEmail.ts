@@ -1,10 +1,7 @@
-import type { SecureSpec } from '@porthole/protocol/Secure'
-import { type Context, withSession } from '../wallet/session.js'
-
-type Params = SecureSpec['requests']['updateEmail']['params']
-type Result = SecureSpec['requests']['updateEmail']['result']
+import { withSession } from '../wallet/session.js'
+import type { Handler } from './handler.js'
 
 /** `updateEmail`: starts changing the account's email; the API mails the first code. */
-export function updateEmail({ email }: Params, context: Context): Promise<Result> {
+export const updateEmail = (({ email }, context) => {
   return withSession(context, (token) => context.api.updateEmail(token, { email }))
-}
+}) satisfies Handler<'updateEmail'>

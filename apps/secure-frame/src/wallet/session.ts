@@ -48,7 +48,12 @@ export type Context = {
   pollInterval: number
   /** Reloads the frame's document. */
   reload: () => void
+  /** Where `syncTheme` writes the theme; the document's root element when not given. */
+  root?: ThemeRoot | undefined
 }
+
+/** Where the theme is written: the frame's `document.documentElement`. */
+export type ThemeRoot = { readonly dataset: DOMStringMap }
 
 /** SPEC 9: the default network. */
 export const defaultChainId = 'eip155:1'

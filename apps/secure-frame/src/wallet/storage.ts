@@ -31,6 +31,7 @@ import { caip2Pattern } from '@porthole/protocol/Caip'
 import { Addresses, DeviceId, Email, Share, Token } from '@porthole/protocol/Embedded'
 import { z } from '@porthole/protocol/zod'
 import { base64urlnopad } from '@scure/base'
+import { StorageUnavailableError } from '../errors.js'
 
 /** Where records live: IndexedDB in the browser, a Map in tests and after a fallback. */
 export type Backend = {
@@ -72,7 +73,8 @@ const storeName = 'records'
 function settle<value>(request: IDBRequest<value>): Promise<value> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result)
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'))
+    request.onerror = () =>
+      reject(new StorageUnavailableError('IndexedDB request failed', { cause: request.error }))
   })
 }
 
@@ -82,18 +84,21 @@ export function createIndexedDbBackend(options: IndexedDbOptions = {}): Backend 
   let opened: Promise<IDBDatabase> | undefined
   const open = () => {
     opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('IndexedDB did not open')), openTimeout)
+      const timer = setTimeout(
+        () => reject(new StorageUnavailableError('IndexedDB did not open')),
+        openTimeout,
+      )
       try {
         const request = factory().open(name, 1)
         request.onupgradeneeded = () => request.result.createObjectStore(storeName)
-        request.onblocked = () => reject(new Error('IndexedDB is blocked'))
+        request.onblocked = () => reject(new StorageUnavailableError('IndexedDB is blocked'))
         request.onsuccess = () => {
           clearTimeout(timer)
           resolve(request.result)
         }
         request.onerror = () => {
           clearTimeout(timer)
-          reject(request.error ?? new Error('IndexedDB did not open'))
+          reject(new StorageUnavailableError('IndexedDB did not open', { cause: request.error }))
         }
       } catch (error) {
         clearTimeout(timer)

@@ -8,6 +8,7 @@
  */
 import { type Hex, hexToString, isHex } from 'viem'
 import { maxTokens, Token } from '../approval/request.js'
+import { TokenReadTimeoutError } from '../errors.js'
 
 /** How long one token's details are waited for. */
 export const tokenReadTimeoutMs = 3_000
@@ -54,7 +55,7 @@ export function toDecimals(result: unknown): number | undefined {
 function withTimeout<value>(promise: Promise<value>, timeoutMs: number): Promise<value> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)
+    timer = setTimeout(() => reject(new TokenReadTimeoutError()), timeoutMs)
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

@@ -145,8 +145,8 @@ describe('login against the API', () => {
     const context = frame()
     const email = newEmail()
     const user = await emailLogin(context, email)
-    await signOut(context)
-    await expect(isConnected(context)).resolves.toEqual({ isConnected: false })
+    await signOut(undefined, context)
+    await expect(isConnected(undefined, context)).resolves.toEqual({ isConnected: false })
     const again = await emailLogin(context, email)
     expect(again.addresses).toEqual(user.addresses)
   })
@@ -158,7 +158,7 @@ describe('login against the API', () => {
     const mails = mailer.sent.length
     await expect(connectEmail({ email }, context)).resolves.toEqual({ action: 'CONNECT' })
     expect(mailer.sent.length).toBe(mails)
-    await expect(isConnected(context)).resolves.toEqual({ isConnected: true })
+    await expect(isConnected(undefined, context)).resolves.toEqual({ isConnected: true })
   })
 
   test('a new device is verified by mail, then recovers the same wallet', async () => {

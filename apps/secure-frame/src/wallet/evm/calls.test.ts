@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { createMemory } from '../session.js'
 import {
   type Bundle,
   type Call,
@@ -10,7 +11,6 @@ import {
   sendInOrder,
   statusOf,
 } from './calls.js'
-import { createMemory } from './session.js'
 
 const account = '0x000000000000000000000000000000000000dEaD'
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const

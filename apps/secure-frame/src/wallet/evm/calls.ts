@@ -9,8 +9,8 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { bytesToHex, type Hex, numberToHex } from 'viem'
-import { NotLoggedInError } from '../errors.js'
-import type { Memory } from './session.js'
+import { NotLoggedInError, UnexpectedAnswerError } from '../../errors.js'
+import type { Memory } from '../session.js'
 import { Address, Data, Quantity } from './transaction.js'
 
 /** The version of EIP-5792 this frame answers in. */
@@ -259,8 +259,7 @@ export async function getCallsStatus(
       const answer = await rpc('eth_getTransactionReceipt', [hash])
       if (answer === null || answer === undefined) return undefined
       const parsed = NodeReceipt.safeParse(answer)
-      if (!parsed.success)
-        throw new RpcError(ErrorCode.internal, 'The network answered an unexpected receipt')
+      if (!parsed.success) throw new UnexpectedAnswerError('receipt')
       return parsed.data
     }),
   )

@@ -3,17 +3,24 @@
  * and 20). `eth_sendTransaction`'s params are parsed strictly (an unknown key
  * is -32602), the aliases the wallet honours (`input` for `data`, `gasLimit`
  * for `gas`; both given and different is -32602) are folded once into one
- * `Draft`, then nonce, gas and fees are filled through the API's RPC proxy,
- * all before the approval. The result, a `Filled` transaction, is the object
+ * `Draft`, then nonce, gas and fees are filled by viem's actions over the
+ * API's RPC proxy (client.ts), all before the approval. The result, a `Filled` transaction, is the object
  * the approval shows and hashes, and exactly what is then signed: nothing is
  * read, filled or changed between Approve and the signature.
  */
-import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
+import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
-import { getAddress, type Hex, isAddress, numberToHex, type TransactionSerializable } from 'viem'
-import { NotLoggedInError } from '../errors.js'
-
-export type Rpc = (method: string, params: unknown[]) => Promise<unknown>
+import {
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  isAddress,
+  numberToHex,
+  type TransactionSerializable,
+} from 'viem'
+import { estimateGas, getBlock, getGasPrice, getTransactionCount } from 'viem/actions'
+import { Eip1559NotSupportedError, NotLoggedInError, UnexpectedAnswerError } from '../../errors.js'
+import { type EvmClient, maxNonce, viaViem } from './client.js'
 
 /** Longest calldata, in hex characters. */
 export const maxDataLength = 262_144
@@ -32,7 +39,6 @@ export const Data = z
 export const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
 /** A nonce viem signs as a JavaScript number: at most 2^52 - 1, so it is signed as shown. */
 const Nonce = z.string().regex(/^0x[0-9a-fA-F]{1,13}$/)
-const maxNonce = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** `eth_sendTransaction`'s params: one transaction, no key this wallet does not honour. */
 export const SendTransactionParams = z.tuple([
@@ -150,23 +156,6 @@ export function toDraft(params: unknown, wallet: { account: string; chain: numbe
   }
 }
 
-/** A JSON-RPC quantity (hex) or a decimal number, as a bigint; -32602 for anything else. */
-export function toBigInt(value: unknown): bigint {
-  try {
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value)
-    if (typeof value === 'bigint') return value
-    if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|\d{1,78})$/.test(value))
-      return BigInt(value)
-  } catch {}
-  throw new InvalidParamsError(`Not a number: ${String(value).slice(0, 80)}`)
-}
-
-/** A number the node answered, as a bigint; an internal error when it is not one. */
-function fromNode(value: unknown, what: string): bigint {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value)
-  throw new RpcError(ErrorCode.internal, `The network answered an unexpected ${what}`)
-}
-
 export type FilledFees =
   | { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   | { type: 'legacy'; gasPrice: bigint }
@@ -174,18 +163,16 @@ export type FilledFees =
 /**
  * The fees to sign with: what the site gave, the rest from the node. EIP-1559
  * by default (twice the latest base fee plus the node's priority fee); legacy
- * when asked for, or when the network has no base fee.
+ * when asked for, or when the network has no base fee. Our rule, not viem's
+ * `estimateFeesPerGas` (1.2 times the base fee; a priority fee guessed from the
+ * gas price when the node does not give one; an error, not a cap, for a
+ * maximum fee below the priority fee).
  */
-export async function fillFees(rpc: Rpc, fees: Fees | undefined): Promise<FilledFees> {
+export async function fillFees(client: EvmClient, fees: Fees | undefined): Promise<FilledFees> {
   if (fees?.type === 'legacy')
-    return {
-      type: 'legacy',
-      gasPrice: fees.gasPrice ?? fromNode(await rpc('eth_gasPrice', []), 'gas price'),
-    }
+    return { type: 'legacy', gasPrice: fees.gasPrice ?? (await viaViem(getGasPrice(client))) }
   const given = fees ?? { type: 'eip1559' }
-  const priority =
-    given.maxPriorityFeePerGas ??
-    fromNode(await rpc('eth_maxPriorityFeePerGas', []), 'priority fee')
+  const priority = given.maxPriorityFeePerGas ?? (await maxPriorityFeePerGas(client))
   if (given.maxFeePerGas !== undefined) {
     const max = given.maxFeePerGas
     // The priority fee never exceeds the maximum fee.
@@ -193,17 +180,22 @@ export async function fillFees(rpc: Rpc, fees: Fees | undefined): Promise<Filled
     const capped = priority > max ? max : priority
     return { type: 'eip1559', maxFeePerGas: max, maxPriorityFeePerGas: capped }
   }
-  const block = z
-    .object({ baseFeePerGas: Quantity })
-    .safeParse(await rpc('eth_getBlockByNumber', ['latest', false]))
-  if (!block.success) {
+  const { baseFeePerGas } = await viaViem(getBlock(client, { blockTag: 'latest' }))
+  if (baseFeePerGas === null) {
     // No base fee: a network without EIP-1559, unless the site asked for it.
-    if (fees?.type === 'eip1559')
-      throw new RpcError(ErrorCode.internal, 'This network does not take EIP-1559 transactions')
-    return { type: 'legacy', gasPrice: fromNode(await rpc('eth_gasPrice', []), 'gas price') }
+    if (fees?.type === 'eip1559') throw new Eip1559NotSupportedError()
+    return { type: 'legacy', gasPrice: await viaViem(getGasPrice(client)) }
   }
-  const base = BigInt(block.data.baseFeePerGas)
-  return { type: 'eip1559', maxFeePerGas: base * 2n + priority, maxPriorityFeePerGas: priority }
+  return {
+    type: 'eip1559',
+    maxFeePerGas: baseFeePerGas * 2n + priority,
+    maxPriorityFeePerGas: priority,
+  }
+}
+
+/** The node's priority fee, as it answers it (no guess from the gas price when it does not). */
+async function maxPriorityFeePerGas(client: EvmClient): Promise<bigint> {
+  return hexToBigInt(await viaViem(client.request({ method: 'eth_maxPriorityFeePerGas' })))
 }
 
 /**
@@ -212,32 +204,34 @@ export async function fillFees(rpc: Rpc, fees: Fees | undefined): Promise<Filled
  * and `fees`. Nothing is signed.
  */
 export async function fillTransaction(
-  rpc: Rpc,
+  client: EvmClient,
   draft: Draft,
   context: { account: string; chain: number; fees: FilledFees; nonce?: bigint | undefined },
 ): Promise<Filled> {
   const { account, chain, fees } = context
   const from = getAddress(account)
   const to = draft.to === undefined ? undefined : getAddress(draft.to)
-  const value = numberToHex(draft.value ?? 0n)
   const data = draft.data ?? '0x'
   const [nonce, gas] = await Promise.all([
-    draft.nonce ??
-      context.nonce ??
-      rpc('eth_getTransactionCount', [from, 'pending']).then((answer) => fromNode(answer, 'nonce')),
+    draft.nonce ?? context.nonce ?? pendingNonce(client, from),
     draft.gas ??
-      rpc('eth_estimateGas', [{ from, ...(to ? { to } : {}), value, data }]).then((answer) =>
-        fromNode(answer, 'gas estimate'),
+      viaViem(
+        estimateGas(client, {
+          account: from,
+          ...(to ? { to } : {}),
+          value: draft.value ?? 0n,
+          data,
+          prepare: false,
+        }),
       ),
   ])
-  if (nonce > maxNonce)
-    throw new RpcError(ErrorCode.internal, 'The network answered an unexpected nonce')
+  if (nonce > maxNonce) throw new UnexpectedAnswerError('nonce')
   return {
     type: fees.type === 'legacy' ? '0x0' : '0x2',
     chainId: numberToHex(chain),
     from,
     ...(to ? { to } : {}),
-    value,
+    value: numberToHex(draft.value ?? 0n),
     data,
     nonce: numberToHex(nonce),
     gas: numberToHex(gas),
@@ -248,6 +242,11 @@ export async function fillTransaction(
           maxPriorityFeePerGas: numberToHex(fees.maxPriorityFeePerGas),
         }),
   }
+}
+
+/** The node's count of `address`'s transactions, pending ones included: its next nonce. */
+export async function pendingNonce(client: EvmClient, address: Hex): Promise<bigint> {
+  return BigInt(await viaViem(getTransactionCount(client, { address, blockTag: 'pending' })))
 }
 
 /** `filled` as viem signs it: every field from `filled`, nothing else. */

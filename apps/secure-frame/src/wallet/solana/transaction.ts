@@ -1,6 +1,6 @@
 /**
  * Solana transactions for the embedded wallet, pure: the wire format is read
- * by solanaMessage.ts only as far as needed to sign safely, and signed in
+ * by formats/solanaMessage.ts only as far as needed to sign safely, and signed in
  * place. A transaction is checked whole (a truncated or padded one is
  * refused) and must list this wallet's key among its required signers; what
  * its instructions do is shown by the approval (approval/decodeSolana.ts).
@@ -12,13 +12,13 @@ import { ed25519 } from '@noble/curves/ed25519'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { base64 } from '@scure/base'
-import { NotLoggedInError } from '../errors.js'
+import { NotLoggedInError } from '../../errors.js'
 import {
   keyBytes,
   MalformedTransactionError,
   readTransaction,
   signatureBytes,
-} from './solanaMessage.js'
+} from '../../formats/solanaMessage.js'
 
 /** Solana's packet limit: no transaction is longer (bytes, decoded). */
 export const maxTransactionBytes = 1232

@@ -2,42 +2,21 @@ import { ed25519 } from '@noble/curves/ed25519'
 import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import fc from 'fast-check'
-import { describe, expect, test, vi } from 'vitest'
-import { createMemoryApi } from '../../test/memoryApi.js'
-import { createTestContext, loginWithEmail, type TestContext } from '../../test/testContext.js'
-import { toDisplay } from '../approval/decode.js'
-import { connectEmail } from '../handlers/connectEmail.js'
-import { connectOtp } from '../handlers/connectOtp.js'
-import { handleRpc, methodNotSupported } from './rpc.js'
-import type { ApprovalRequest, RequestApproval } from './session.js'
-import { maxTransactionBytes, parseTransaction } from './solana.js'
+import { describe, expect, test } from 'vitest'
+import { wallet as rpcWallet, solanaMainnet } from '../../../test/rpcWallet.js'
+import type { TestContext } from '../../../test/testContext.js'
+import { toDisplay } from '../../approval/decode.js'
+import { handleRpc, methodNotSupported } from '../../rpc/policy.js'
+import type { ApprovalRequest, RequestApproval } from '../session.js'
+import { maxTransactionBytes, parseTransaction } from './transaction.js'
 
-const email = 'ada@example.com'
-const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+const _email = 'ada@example.com'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
-/** A logged-in frame whose approval UI answers `decide`; no node, no ports. */
+/** A logged-in frame whose approval UI answers `decide`, with its Solana key. */
 async function wallet(options: { decide?: RequestApproval } = {}) {
-  const api = createMemoryApi()
-  const approvals: ApprovalRequest[] = []
-  const decide = options.decide ?? (async () => {})
-  const requestApproval = vi.fn<RequestApproval>(async (request, approvalOptions) => {
-    approvals.push(request)
-    return decide(request, approvalOptions)
-  })
-  const context = createTestContext({ api, requestApproval })
-  await loginWithEmail(context, email, { connectEmail, connectOtp })
-  const addresses = api.users.get(email)?.wallet?.addresses
-  if (!addresses) throw new Error('no wallet')
-  const readShare = vi.spyOn(context.storage, 'getDeviceShare')
-  return {
-    context,
-    addresses,
-    key: base58.decode(addresses.solana),
-    approvals,
-    requestApproval,
-    readShare,
-  }
+  const result = await rpcWallet(options)
+  return { ...result, key: base58.decode(result.addresses.solana) }
 }
 
 const run = (context: TestContext, method: string, params: unknown, chainId?: string) =>
@@ -578,6 +557,19 @@ const systemProgram = new Uint8Array(32)
 const tokenProgram = base58.decode('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')
 
 describe('inv-20 solana_signMessage', () => {
+  test('solana_signMessage signs the base58 message with the Solana key', async () => {
+    const { context, addresses, approvals } = await wallet()
+    const message = new TextEncoder().encode('Sign in to host.example')
+    const { signature } = (await run(context, 'solana_signMessage', {
+      message: base58.encode(message),
+      pubkey: addresses.solana,
+    })) as { signature: string }
+    expect(ed25519.verify(base58.decode(signature), message, base58.decode(addresses.solana))).toBe(
+      true,
+    )
+    expect(approvals[0]).toMatchObject({ chainId: solanaMainnet, account: addresses.solana })
+  })
+
   test.each<[string, (key: Uint8Array) => Uint8Array]>([
     ['a legacy transaction message', (key) => transfer(key).body],
     ['a v0 transaction message with a lookup table', (key) => transfer(key, { version: 0 }).body],

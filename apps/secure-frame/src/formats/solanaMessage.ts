@@ -1,8 +1,9 @@
 /**
  * Solana's transaction wire format, read strictly and purely (no
- * @solana/web3.js): used to sign (solana.ts), to refuse a "message" that is
- * really a transaction (rpc.ts) and to show what a transaction does
- * (approval/decodeSolana.ts).
+ * @solana/web3.js): used to sign (wallet/solana/transaction.ts), to refuse a
+ * "message" that is really a transaction (wallet/solana/prepare.ts) and to
+ * show what a transaction does (approval/decodeSolana.ts). It imports
+ * neither, so both the wallet and the approval UI can read it.
  *
  * A serialized transaction is a compact-u16 signature count N, N 64-byte
  * signatures, then the message: an optional version byte (0x80 = v0), the
