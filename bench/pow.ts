@@ -1,6 +1,6 @@
 /**
  * The proof of work's cost on a mid-range phone (SECURITY.md 22, issue 11 §4):
- * the secure frame's own solver (apps/secure-frame/src/proofOfWork.ts) in
+ * the secure frame's own solver (apps/secure-frame/src/lib/proofOfWork.ts) in
  * Debian's Chromium with the CPU slowed 4× (CDP
  * `Emulation.setCPUThrottlingRate`), solving fresh random challenges. Prints
  * the median solve time per difficulty the API asks for: measured at the
@@ -46,7 +46,7 @@ const origin = 'http://pow.bench'
  */
 function solverModule(): string {
   const [bundle] = buildSync({
-    entryPoints: [join(root, 'apps/secure-frame/src/proofOfWork.ts')],
+    entryPoints: [join(root, 'apps/secure-frame/src/lib/proofOfWork.ts')],
     absWorkingDir: join(root, 'apps/secure-frame'),
     bundle: true,
     format: 'esm',

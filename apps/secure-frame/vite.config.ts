@@ -6,7 +6,7 @@ import { origins } from '../../packages/dev-stack/src/stack.ts'
 const root = fileURLToPath(new URL('.', import.meta.url))
 
 /**
- * The secure frame's build. Build-time configuration (read by `src/config.ts`):
+ * The secure frame's build. Build-time configuration (read by `src/lib/config.ts`):
  * `VITE_WIDGET_ORIGIN` (the only origin whose handshake is accepted) and
  * `VITE_API_URL` (the API as the browser sees it). The HTML must stay free of
  * inline script and style: the frame's CSP allows only `'self'` files. The

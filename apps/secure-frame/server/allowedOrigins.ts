@@ -4,7 +4,7 @@
  * unreachable or misbehaving API both throw, and neither is cached.
  */
 import { OriginsResponse, projectIdPattern } from '@porthole/protocol/Api'
-import { OriginsUnavailableError, UnknownProjectError } from '../src/errors.js'
+import { OriginsUnavailableError, UnknownProjectError } from '../src/lib/errors.js'
 
 /** Most characters of JSON read from the API; `Api.OriginsResponse` needs far fewer. */
 const maxBodyLength = 512 * 1024

@@ -7,7 +7,7 @@
  * directive or widen the policy.
  */
 import { devDefaultSources } from '@porthole/protocol/Origin'
-import { ConfigError } from '../src/errors.js'
+import { ConfigError } from '../src/lib/errors.js'
 
 /** The policy of every response that must never render in a frame: error pages and non-HTML files. */
 export const deniedCsp =

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { origins } from '@porthole/dev-stack/stack'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { ConfigError } from '../src/errors.js'
+import { ConfigError } from '../src/lib/errors.js'
 import { createSecureFrameServer, main, popupCsp, type SecureFrameServerOptions } from './server.js'
 
 const widgetOrigin = origins.widget

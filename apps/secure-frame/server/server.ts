@@ -25,7 +25,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { hostRuleOf, isOwnHost } from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
-import { ConfigError, toError, UnknownProjectError } from '../src/errors.js'
+import { ConfigError, toError, UnknownProjectError } from '../src/lib/errors.js'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
 import { createCsp, deniedCsp, toHostSources, toSource } from './csp.js'
 

@@ -6,9 +6,9 @@
  */
 
 import * as Origin from '@porthole/protocol/Origin'
-import { createApi } from './api.js'
 import { requestApproval } from './approval/index.js'
-import { apiUrl } from './config.js'
+import { createApi } from './lib/api.js'
+import { apiUrl } from './lib/config.js'
 import { type Context, createMemory } from './wallet/session.js'
 import { createIndexedDbBackend, createStorage, withFallback } from './wallet/storage.js'
 

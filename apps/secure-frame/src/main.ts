@@ -5,11 +5,11 @@
  * (SECURITY.md 1). Nothing is ever posted to `window.parent` directly: all
  * traffic goes over the port the widget sent.
  */
-import './style.css'
+import './lib/style.css'
 import * as Handshake from '@porthole/protocol/Handshake'
 import * as Secure from '@porthole/protocol/Secure'
-import { widgetOrigin } from './config.js'
 import { startFrame } from './frame.js'
+import { widgetOrigin } from './lib/config.js'
 
 const accepted = Handshake.accept({
   channel: Secure.channel,

@@ -9,7 +9,7 @@
  * Every call is logged so tests can check what left the frame.
  */
 import type { Addresses, LoginResult, SharesResponse } from '@porthole/protocol/Embedded'
-import { type Api, ApiError } from '../src/api.js'
+import { type Api, ApiError } from '../src/lib/api.js'
 
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true

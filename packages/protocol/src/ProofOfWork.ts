@@ -2,7 +2,7 @@
  * The proof of work the API asks for once a mail bucket or budget is spent
  * (SECURITY.md 22): SHA-256 of the UTF-8 text `challenge + nonce` must start
  * with `difficulty` zero bits. The API checks it (apps/api/src/auth/email/proofOfWork.ts)
- * and the secure frame solves it (apps/secure-frame/src/proofOfWork.ts).
+ * and the secure frame solves it (apps/secure-frame/src/lib/proofOfWork.ts).
  */
 
 /** The leading zero bits of `bytes`. */

@@ -5,7 +5,7 @@
  * ('popup') it is Approve, which acts only on a trusted click while armed:
  * the window shown and focused for the whole arming delay.
  */
-import { BaseError } from '../errors.js'
+import { BaseError } from '../lib/errors.js'
 import * as Arming from './arming.js'
 import { toDisplay } from './decode.js'
 import { type ApprovalRequest, hashRequest } from './request.js'

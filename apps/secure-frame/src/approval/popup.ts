@@ -1,5 +1,5 @@
 /** The approval popup's entry (`approve.html`); see `popupPage.ts`. */
-import '../style.css'
+import '../lib/style.css'
 import { startApprovalPopup } from './popupPage.js'
 
 startApprovalPopup(window)

@@ -14,7 +14,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils'
 import { caip2Pattern } from '@porthole/protocol/Caip'
 import { approvalMethods } from '@porthole/protocol/EmbeddedRpc'
 import { z } from '@porthole/protocol/zod'
-import { BaseError } from '../errors.js'
+import { BaseError } from '../lib/errors.js'
 
 /** Longest canonical JSON accepted for one request (1 MiB): more is refused, never shown in part. */
 export const maxRequestLength = 1_048_576

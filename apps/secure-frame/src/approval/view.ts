@@ -1,7 +1,7 @@
 /**
  * The approval's DOM, built with `createElement` and `textContent` only: every
  * string from the request is data, never markup (the frame's CSP forbids
- * inline script and style; classes live in `style.css`). The same view serves
+ * inline script and style; classes live in `lib/style.css`). The same view serves
  * the frame and the popup.
  */
 import type { Display, Field, Section } from './decode.js'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { MemoryApi } from '../../test/memoryApi.js'
 import { createCall, createTestContext, loginWithEmail } from '../../test/testContext.js'
-import { ApiError } from '../api.js'
+import { ApiError } from '../lib/api.js'
 import { createMemoryBackend, createStorage } from '../wallet/storage.js'
 import { connectDevice } from './connectDevice.js'
 import { connectEmail } from './connectEmail.js'

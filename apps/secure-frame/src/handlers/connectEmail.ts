@@ -1,4 +1,4 @@
-import { isApiError } from '../api.js'
+import { isApiError } from '../lib/api.js'
 import { completeLogin, endLocalSession } from '../wallet/session.js'
 import type { Handler } from './handler.js'
 

@@ -1,5 +1,5 @@
 import { InvalidParamsError } from '@porthole/protocol/Errors'
-import { NotAvailableError } from '../errors.js'
+import { NotAvailableError } from '../lib/errors.js'
 import { createRandomId } from '../wallet/storage.js'
 import { farcasterNotAvailable } from './connectFarcaster.js'
 import type { Handler } from './handler.js'

@@ -1,4 +1,4 @@
-import { NotAvailableError } from '../errors.js'
+import { NotAvailableError } from '../lib/errors.js'
 import type { Handler } from './handler.js'
 
 export const smartAccountsNotAvailable = 'Smart accounts are not available yet'

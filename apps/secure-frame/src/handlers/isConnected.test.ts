@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createTestContext, loginWithEmail } from '../../test/testContext.js'
-import { ApiError } from '../api.js'
+import { ApiError } from '../lib/api.js'
 import { connectEmail } from './connectEmail.js'
 import { connectOtp } from './connectOtp.js'
 import { isConnected } from './isConnected.js'

@@ -1,4 +1,4 @@
-import { version } from '../config.js'
+import { version } from '../lib/config.js'
 import type { Handler } from './handler.js'
 
 /** `ping`: answers the frame's version, so the widget can tell the channel is alive. */

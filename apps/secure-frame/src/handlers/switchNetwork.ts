@@ -1,4 +1,4 @@
-import { UnsupportedChainError } from '../errors.js'
+import { UnsupportedChainError } from '../lib/errors.js'
 import { setChainId } from '../wallet/session.js'
 import type { Handler } from './handler.js'
 

@@ -18,7 +18,7 @@ import { AbortedError, InvalidParamsError } from '@porthole/protocol/Errors'
 import type * as Secure from '@porthole/protocol/Secure'
 import { z } from '@porthole/protocol/zod'
 import { type Hex, hexToBigInt, numberToHex } from 'viem'
-import { NotAvailableError, NotLoggedInError, RpcNotAllowedError } from '../errors.js'
+import { NotAvailableError, NotLoggedInError, RpcNotAllowedError } from '../lib/errors.js'
 import {
   capabilitiesOf,
   GetCallsStatusParams,

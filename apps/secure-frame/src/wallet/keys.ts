@@ -19,7 +19,7 @@ import { wordlist } from '@scure/bip39/wordlists/english'
 import { combine, split } from 'shamir-secret-sharing'
 import { bytesToHex } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
-import { BaseError } from '../errors.js'
+import { BaseError } from '../lib/errors.js'
 
 /** Bytes of entropy in a new wallet: 128 bits, a 12-word mnemonic. */
 export const entropyBytes = 16

@@ -8,7 +8,7 @@ import { InvalidParamsError } from '@porthole/protocol/Errors'
 import type * as Secure from '@porthole/protocol/Secure'
 import type { z } from '@porthole/protocol/zod'
 import type { Token } from '../approval/request.js'
-import { NotLoggedInError } from '../errors.js'
+import { NotLoggedInError } from '../lib/errors.js'
 import type { Context } from './session.js'
 import type { CachedUser } from './storage.js'
 

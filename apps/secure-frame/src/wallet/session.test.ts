@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest'
-import { ApiError } from '../api.js'
+import { ApiError } from '../lib/api.js'
 import { accountOn, poll, toSecureUser } from './session.js'
 
 const user = {

@@ -8,7 +8,7 @@
 
 import { bytesToHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { WalletMismatchError } from '../errors.js'
+import { WalletMismatchError } from '../lib/errors.js'
 import {
   combineShares,
   deriveEd25519,

@@ -31,7 +31,7 @@ import { caip2Pattern } from '@porthole/protocol/Caip'
 import { Addresses, DeviceId, Email, Share, Token } from '@porthole/protocol/Embedded'
 import { z } from '@porthole/protocol/zod'
 import { base64urlnopad } from '@scure/base'
-import { StorageUnavailableError } from '../errors.js'
+import { StorageUnavailableError } from '../lib/errors.js'
 
 /** Where records live: IndexedDB in the browser, a Map in tests and after a fallback. */
 export type Backend = {

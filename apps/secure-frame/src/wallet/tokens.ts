@@ -8,7 +8,7 @@
  */
 import { type Hex, hexToString, isHex } from 'viem'
 import { maxTokens, Token } from '../approval/request.js'
-import { TokenReadTimeoutError } from '../errors.js'
+import { TokenReadTimeoutError } from '../lib/errors.js'
 
 /** How long one token's details are waited for. */
 export const tokenReadTimeoutMs = 3_000

@@ -5,11 +5,11 @@
  * a lost PUT answer, sign out, and the API's messages word for word.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApi, type Fetch } from '../api.js'
 import { connectEmail } from '../handlers/connectEmail.js'
 import { connectOtp } from '../handlers/connectOtp.js'
 import { isConnected } from '../handlers/isConnected.js'
 import { signOut } from '../handlers/signOut.js'
+import { createApi, type Fetch } from '../lib/api.js'
 import { combineShares, toAddresses } from './keys.js'
 import { type Context, createMemory } from './session.js'
 import { createMemoryBackend, createStorage } from './storage.js'

@@ -15,8 +15,8 @@
  * The device share and the entropy never leave the frame (SECURITY.md 11).
  */
 import type { Addresses } from '@porthole/protocol/Embedded'
-import { type Api, isApiError } from '../api.js'
-import { WalletMismatchError } from '../errors.js'
+import { type Api, isApiError } from '../lib/api.js'
+import { WalletMismatchError } from '../lib/errors.js'
 import {
   combineShares,
   createEntropy,

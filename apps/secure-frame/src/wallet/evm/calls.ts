@@ -9,7 +9,7 @@
 import { ErrorCode, InvalidParamsError, RpcError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { bytesToHex, type Hex, numberToHex } from 'viem'
-import { NotLoggedInError, UnexpectedAnswerError } from '../../errors.js'
+import { NotLoggedInError, UnexpectedAnswerError } from '../../lib/errors.js'
 import type { Memory } from '../session.js'
 import { Address, Data, Quantity } from './transaction.js'
 

@@ -11,7 +11,7 @@
  */
 import { z } from '@porthole/protocol/zod'
 import { type Client, createClient, custom, BaseError as ViemError } from 'viem'
-import { UnexpectedAnswerError } from '../../errors.js'
+import { UnexpectedAnswerError } from '../../lib/errors.js'
 
 /** One JSON-RPC call through the API's proxy: the node's result, or its error as an `RpcError`. */
 export type Rpc = (method: string, params: unknown[]) => Promise<unknown>

@@ -10,7 +10,7 @@ import { z } from '@porthole/protocol/zod'
 import { getAddress, type Hex, hexToBytes, isHex, numberToHex } from 'viem'
 import { sendRawTransaction } from 'viem/actions'
 import { toFrozenJson } from '../../approval/request.js'
-import { ChainDisconnectedError, NoTransactionHashError } from '../../errors.js'
+import { ChainDisconnectedError, NoTransactionHashError } from '../../lib/errors.js'
 import {
   assertAccount,
   maxMessageLength,

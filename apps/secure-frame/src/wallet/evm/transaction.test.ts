@@ -1,6 +1,6 @@
 import { RpcError } from '@porthole/protocol/Errors'
 import { describe, expect, test, vi } from 'vitest'
-import { ApiError } from '../../api.js'
+import { ApiError } from '../../lib/api.js'
 import { createEvmClient, type Rpc } from './client.js'
 import { type Draft, type Fees, fillFees, fillTransaction, toDraft } from './transaction.js'
 

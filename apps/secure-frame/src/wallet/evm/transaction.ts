@@ -19,7 +19,11 @@ import {
   type TransactionSerializable,
 } from 'viem'
 import { estimateGas, getBlock, getGasPrice, getTransactionCount } from 'viem/actions'
-import { Eip1559NotSupportedError, NotLoggedInError, UnexpectedAnswerError } from '../../errors.js'
+import {
+  Eip1559NotSupportedError,
+  NotLoggedInError,
+  UnexpectedAnswerError,
+} from '../../lib/errors.js'
 import { type EvmClient, maxNonce, viaViem } from './client.js'
 
 /** Longest calldata, in hex characters. */

@@ -12,13 +12,13 @@ import { ed25519 } from '@noble/curves/ed25519'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { base64 } from '@scure/base'
-import { NotLoggedInError } from '../../errors.js'
 import {
   keyBytes,
   MalformedTransactionError,
   readTransaction,
   signatureBytes,
 } from '../../formats/solanaMessage.js'
+import { NotLoggedInError } from '../../lib/errors.js'
 
 /** Solana's packet limit: no transaction is longer (bytes, decoded). */
 export const maxTransactionBytes = 1232

@@ -4,7 +4,7 @@
  * (vite.config.ts) always sets both: an unset or empty variable means the dev
  * origin, taken from the dev stack's one definition of them.
  */
-import { version as packageVersion } from '../package.json'
+import { version as packageVersion } from '../../package.json'
 
 /** The only origin whose handshake is accepted (SECURITY.md 1). */
 export const widgetOrigin: string = import.meta.env.VITE_WIDGET_ORIGIN ?? ''
