@@ -90,6 +90,17 @@ describe('fillFees', () => {
     })
   })
 
+  test('inv-20 a base fee that would take the maximum fee past 2²⁵⁶ − 1 is refused before any approval', async () => {
+    const rpc = node({
+      ...eip1559Node,
+      eth_getBlockByNumber: { number: '0x10', baseFeePerGas: `0x${'f'.repeat(64)}` },
+    })
+    await expect(fillFees(createEvmClient(rpc), undefined)).rejects.toMatchObject({
+      code: -32603,
+      message: 'The network answered an unexpected base fee',
+    })
+  })
+
   test('asks the node what it asked before viem, each once', async () => {
     const rpc = node(eip1559Node)
     await fillFees(createEvmClient(rpc), undefined)

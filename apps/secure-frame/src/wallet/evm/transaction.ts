@@ -15,6 +15,7 @@ import {
   type Hex,
   hexToBigInt,
   isAddress,
+  maxUint256,
   numberToHex,
   type TransactionSerializable,
 } from 'viem'
@@ -190,11 +191,10 @@ export async function fillFees(client: EvmClient, fees: Fees | undefined): Promi
     if (fees?.type === 'eip1559') throw new Eip1559NotSupportedError()
     return { type: 'legacy', gasPrice: await viaViem(getGasPrice(client)) }
   }
-  return {
-    type: 'eip1559',
-    maxFeePerGas: baseFeePerGas * 2n + priority,
-    maxPriorityFeePerGas: priority,
-  }
+  const maxFeePerGas = baseFeePerGas * 2n + priority
+  // A node's base fee near 2²⁵⁶ would show an approval that can never be signed.
+  if (maxFeePerGas > maxUint256) throw new UnexpectedAnswerError('base fee')
+  return { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas: priority }
 }
 
 /** The node's priority fee, as it answers it (no guess from the gas price when it does not). */
