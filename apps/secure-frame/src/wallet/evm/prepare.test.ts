@@ -25,39 +25,37 @@ import { connectOtp } from '../../handlers/connectOtp.js'
 import { handleRpc } from '../../rpc/policy.js'
 import type { ApprovalRequest, RequestApproval } from '../session.js'
 
+/** personal_sign of `message` by `account` answers the account's signature of `text`. */
+async function expectPersonalSign(
+  context: Parameters<typeof run>[0],
+  account: string,
+  message: string,
+  text: string,
+): Promise<void> {
+  const signature = (await run(context, {
+    method: 'personal_sign',
+    params: [message, account],
+  })) as Hex
+  await expect(verifyMessage({ address: account as Hex, message: text, signature })).resolves.toBe(
+    true,
+  )
+}
+
 describe('signing', () => {
   test('personal_sign signs the raw bytes with the EVM account', async () => {
     const { context, addresses } = await wallet()
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['0x68656c6c6f', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, '0x68656c6c6f', 'hello')
   })
 
   test('personal_sign also signs a plain text message', async () => {
     const { context, addresses } = await wallet()
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['hello', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, 'hello', 'hello')
   })
 
   test('signing works after a reload (the auth share is fetched again)', async () => {
     const { context, addresses } = await wallet()
     context.memory.unlocked = undefined
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['0x68656c6c6f', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, '0x68656c6c6f', 'hello')
   })
 
   test('eth_signTypedData_v4 signs the EIP-712 data, given as JSON or as an object', async () => {
@@ -1115,13 +1113,7 @@ describe('inv-20 sign-in messages', () => {
     const { context, addresses, requestApproval } = await wallet()
     context.ancestorOrigin = () => origin
     const text = message(addresses.eip155)
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: [text, addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: text, signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, text, text)
     expect(requestApproval).toHaveBeenCalledTimes(1)
   })
 })
