@@ -4,6 +4,7 @@
  * UI that answers `decide`.
  */
 import { vi } from 'vitest'
+import { toDisplay } from '../src/approval/decode.js'
 import { connectEmail } from '../src/handlers/connectEmail.js'
 import { connectOtp } from '../src/handlers/connectOtp.js'
 import { handleRpc } from '../src/rpc/policy.js'
@@ -59,3 +60,21 @@ export const typedData = (address: string) => ({
   domain: { name: 'Porthole', chainId: 1 },
   message: { to: address, contents: 'Hello' },
 })
+
+/** What the approval shows for `request`: its title, notes, then one line per field and text. */
+export function shown(request: ApprovalRequest | undefined): string {
+  if (!request) throw new Error('no approval was shown')
+  const display = toDisplay(request)
+  return [
+    display.title,
+    ...display.notes,
+    ...display.sections.flatMap((section) =>
+      section.type === 'fields'
+        ? [
+            ...(section.title ? [section.title] : []),
+            ...section.fields.map((field) => `${field.label}: ${field.value}`),
+          ]
+        : [`${section.title}: ${section.text}`],
+    ),
+  ].join('\n')
+}

@@ -17,9 +17,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { type Node, run, typedData, wallet } from '../../../test/rpcWallet.js'
+import { type Node, run, shown, typedData, wallet } from '../../../test/rpcWallet.js'
 import { loginWithEmail, type TestContext } from '../../../test/testContext.js'
-import { toDisplay } from '../../approval/decode.js'
 import { connectEmail } from '../../handlers/connectEmail.js'
 import { connectOtp } from '../../handlers/connectOtp.js'
 import { handleRpc } from '../../rpc/policy.js'
@@ -557,24 +556,6 @@ describe('wallet_getCallsStatus', () => {
 
 // ---------------------------------------------------------------------------
 // What is shown is what is signed (SECURITY.md 20)
-
-/** What the approval shows for `request`: its title, notes, then one line per field and text. */
-function shown(request: ApprovalRequest | undefined): string {
-  if (!request) throw new Error('no approval was shown')
-  const display = toDisplay(request)
-  return [
-    display.title,
-    ...display.notes,
-    ...display.sections.flatMap((section) =>
-      section.type === 'fields'
-        ? [
-            ...(section.title ? [section.title] : []),
-            ...section.fields.map((field) => `${field.label}: ${field.value}`),
-          ]
-        : [`${section.title}: ${section.text}`],
-    ),
-  ].join('\n')
-}
 
 /** The params an approval showed. */
 function paramsOf(request: ApprovalRequest | undefined): unknown {
