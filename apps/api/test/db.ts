@@ -8,6 +8,19 @@ import { seed } from '../src/projects/seed.js'
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true
 
+/** The dev project's features and networks as the seed writes them (the local chain first). */
+export const seededDevProject = {
+  features: {
+    email: true,
+    socials: ['google'],
+    onramp: false,
+    swaps: false,
+    history: false,
+    analytics: true,
+  },
+  networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+}
+
 export type TestDb = {
   db: Db
   config: Config
