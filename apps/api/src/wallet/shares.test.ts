@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { inspect } from 'node:util'
 import type { Hono } from 'hono'
 import { getAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
@@ -13,6 +12,7 @@ import {
   newDeviceId,
   signUp,
   type TestClient,
+  watchLogs,
 } from '../../test/embedded.js'
 import { createApp } from '../app.js'
 import { developmentShareKey, shareKeyId } from '../http/config.js'
@@ -24,15 +24,12 @@ let testDb: TestDb
 let app: Hono
 let client: TestClient
 let mailer: MemoryMailer
-const onError = vi.fn()
-const consoleSpies: MockInstance[] = []
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** Every share and token a test used: none may reach a log. */
 const secrets = new Set<string>()
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   testDb = await createTestDb()
   mailer = createMemoryMailer()
   app = createApp({ config: testDb.config, db: testDb.db, mailer, onError })
@@ -40,7 +37,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await testDb?.close()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 async function newUser() {
@@ -335,13 +332,6 @@ describe('inv-16 storage loss loses no funds', () => {
 
 describe('inv-11 no share or token in the logs', () => {
   test('console output and reported errors never hold a share or a token', () => {
-    expect(secrets.size).toBeGreaterThan(10)
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    expect(onError).toHaveBeenCalled()
-    for (const text of logged) {
-      for (const secret of secrets) expect(text).not.toContain(secret)
-    }
+    expectNoSecret(secrets, 10)
   })
 })

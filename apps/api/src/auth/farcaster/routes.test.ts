@@ -4,7 +4,6 @@
  * anvil (FARCASTER_CHAIN eip155:31337 through RPC_UPSTREAMS).
  */
 import { randomBytes } from 'node:crypto'
-import { inspect } from 'node:util'
 import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
 import { deployIdRegistry } from '@porthole/dev-stack/contracts'
 import {
@@ -19,7 +18,7 @@ import {
 import type { Hono } from 'hono'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../../test/db.js'
 import {
   createMemoryMailer,
@@ -30,6 +29,7 @@ import {
   newDeviceId,
   newEmail,
   type TestClient,
+  watchLogs,
 } from '../../../test/embedded.js'
 import { createApp } from '../../app.js'
 import type { Config } from '../../http/config.js'
@@ -58,15 +58,12 @@ let client: TestClient
 let mailer: MemoryMailer
 let offset = 0
 const now = () => new Date(Date.now() + offset)
-const onError = vi.fn()
-const consoleSpies: MockInstance[] = []
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** States, device ids, session tokens, channel tokens, nonces, signatures: none may reach a log. */
 const secrets = new Set<string>()
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   anvil = await startAnvil()
   relay = await createFarcasterRelay()
   const registry = await deployIdRegistry({
@@ -94,7 +91,7 @@ afterAll(async () => {
   await testDb?.close()
   await relay?.close()
   await anvil?.stop()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 const secret = <value extends string>(value: value) => {
@@ -455,13 +452,6 @@ describe('inv-13 Farcaster logins started from one IP are limited', () => {
 
 describe('inv-11 no state, device id, token, channel token, nonce or signature in the logs', () => {
   test('console output and reported errors never hold a secret', () => {
-    expect(secrets.size).toBeGreaterThan(20)
-    expect(onError).toHaveBeenCalled()
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    for (const text of logged) {
-      for (const value of secrets) expect(text).not.toContain(value)
-    }
+    expectNoSecret(secrets, 20)
   })
 })
