@@ -164,6 +164,16 @@ export async function errorOf(response: Response): Promise<{ code: string; messa
   return ((await response.json()) as { error: { code: string; message: string } }).error
 }
 
+/** The answer is `status` with the error `code`. */
+export async function expectRefused(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<void> {
+  expect(response.status).toBe(status)
+  expect((await errorOf(response)).code).toBe(code)
+}
+
 /** Signs a new user up by email on `deviceId`; resolves to the login result. */
 export async function signUp(
   client: TestClient,

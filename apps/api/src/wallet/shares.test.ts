@@ -7,6 +7,7 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
@@ -119,8 +120,7 @@ describe('inv-11 PUT /wallet/v1/shares', () => {
   test('needs a live session', async () => {
     const wallet = newWallet()
     const missing = await client.put('/wallet/v1/shares', wallet)
-    expect(missing.status).toBe(401)
-    expect((await errorOf(missing)).code).toBe('missing_token')
+    await expectRefused(missing, 401, 'missing_token')
     const { token } = await newUser()
     expect((await client.delete('/auth/v1/session', { token })).status).toBe(204)
     const ended = await client.put('/wallet/v1/shares', wallet, { token })
@@ -145,8 +145,7 @@ describe('inv-18 PUT /wallet/v1/shares parses strictly', () => {
   ])('refuses a body with %s (400), storing nothing', async (_, body) => {
     const { token, user } = await newUser()
     const response = await client.put('/wallet/v1/shares', body, { token })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
     expect(
       await testDb.db.query('SELECT 1 FROM wallet_shares WHERE user_id = $1', [user.id]),
     ).toEqual([])
@@ -285,8 +284,7 @@ describe('inv-11 GET /wallet/v1/shares', () => {
   ])('refuses a query with %s (400)', async (_, query) => {
     const { token } = await newUser()
     const response = await client.get('/wallet/v1/shares', { token, query })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_query')
+    await expectRefused(response, 400, 'invalid_query')
   })
 })
 

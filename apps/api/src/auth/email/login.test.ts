@@ -6,6 +6,7 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   newDeviceId,
   newIp,
   newEmail as randomEmail,
@@ -263,8 +264,7 @@ describe('inv-13 POST /auth/v1/login/email: a code by mail, 30 s per address, li
     ['no email', {}],
   ])('refuses a body with %s (400)', async (_, body) => {
     const response = await login({ deviceId: device, ...body })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 
   test('refuses bad JSON, an oversize body, an unknown project', async () => {
@@ -537,8 +537,7 @@ describe('inv-13 POST /auth/v1/login/email/verify: 5 tries, single use, 10 minut
       deviceId: device,
       ...change,
     })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 })
 
@@ -694,8 +693,7 @@ describe('POST /auth/v1/device/status', () => {
     )
     expect((await deviceStatus(email, device, ip)).status).toBe(200)
     const refused = await deviceStatus(email, device, ip)
-    expect(refused.status).toBe(429)
-    expect((await errorOf(refused)).code).toBe('rate_limited')
+    await expectRefused(refused, 429, 'rate_limited')
     expect((await deviceStatus(email, device)).status).toBe(200)
   })
 

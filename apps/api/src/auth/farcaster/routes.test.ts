@@ -24,6 +24,7 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
@@ -191,8 +192,7 @@ describe('POST /auth/v1/farcaster/start', () => {
   test('refuses a state used before (409 state_in_use)', async () => {
     const { state, deviceId } = await started()
     const again = await start({ state, deviceId })
-    expect(again.status).toBe(409)
-    expect((await errorOf(again)).code).toBe('state_in_use')
+    await expectRefused(again, 409, 'state_in_use')
   })
 
   test('refuses another browser origin than the secure frame (403)', async () => {
@@ -200,8 +200,7 @@ describe('POST /auth/v1/farcaster/start', () => {
       { state: newState(), deviceId: newDevice() },
       { origin: 'https://evil.example' },
     )
-    expect(response.status).toBe(403)
-    expect((await errorOf(response)).code).toBe('origin_not_allowed')
+    await expectRefused(response, 403, 'origin_not_allowed')
     const collect = await result(
       { state: newState(), deviceId: newDevice() },
       { origin: 'https://evil.example' },
@@ -268,8 +267,7 @@ describe('a Farcaster login, end to end', () => {
     expect(session.status).toBe(200)
 
     const again = await result(body)
-    expect(again.status).toBe(410)
-    expect((await errorOf(again)).code).toBe('login_expired')
+    await expectRefused(again, 410, 'login_expired')
   })
 
   test('the same fid finds the same user on every device; another fid is another user', async () => {
@@ -285,8 +283,7 @@ describe('a Farcaster login, end to end', () => {
     const login = await started()
     await sign(login.uri)
     const response = await result({ state: login.state, deviceId: newDevice() })
-    expect(response.status).toBe(403)
-    expect((await errorOf(response)).code).toBe('device_mismatch')
+    await expectRefused(response, 403, 'device_mismatch')
     // The right device still can.
     expect((await result({ state: login.state, deviceId: login.deviceId })).status).toBe(200)
   })
@@ -312,8 +309,7 @@ describe('a Farcaster login, end to end', () => {
     )
     const body = { state: login.state, deviceId: login.deviceId }
     const response = await result(body, { on: other })
-    expect(response.status).toBe(502)
-    expect((await errorOf(response)).code).toBe('farcaster_unavailable')
+    await expectRefused(response, 502, 'farcaster_unavailable')
     await sign(login.uri)
     expect((await result(body)).status).toBe(200)
   })
@@ -429,8 +425,7 @@ describe('inv-18 strict bodies on farcaster start and result', () => {
 
   test('invalid JSON is 400 invalid_json', async () => {
     const response = await start('{"state":')
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_json')
+    await expectRefused(response, 400, 'invalid_json')
   })
 })
 

@@ -15,6 +15,7 @@ import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
@@ -306,8 +307,7 @@ describe('POST /auth/v1/social/start', () => {
     const state = newState()
     expect((await start({ provider: 'google', deviceId: newDevice(), state })).status).toBe(200)
     const again = await start({ provider: 'google', deviceId: newDevice(), state })
-    expect(again.status).toBe(409)
-    expect((await errorOf(again)).code).toBe('state_in_use')
+    await expectRefused(again, 409, 'state_in_use')
   })
 
   test('refuses another browser origin than the secure frame; a server-side call has none', async () => {
@@ -337,8 +337,7 @@ describe('POST /auth/v1/social/start', () => {
       state: newState(),
       ...change,
     })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 })
 
@@ -932,8 +931,7 @@ describe('a social login through real HTTP servers', () => {
     secrets.add(claim)
     // No claim at all: refused by the body's schema, before anything is looked up.
     const none = await post('/auth/v1/social/result', { state, deviceId })
-    expect(none.status).toBe(400)
-    expect((await errorOf(none)).code).toBe('invalid_body')
+    await expectRefused(none, 400, 'invalid_body')
 
     const wrong = await post('/auth/v1/social/result', { state, deviceId, claim: anyClaim() })
     expect(wrong.status).toBe(403)
@@ -943,8 +941,7 @@ describe('a social login through real HTTP servers', () => {
     })
     // The login is dead, even for the right claim.
     const late = await post('/auth/v1/social/result', { state, deviceId, claim })
-    expect(late.status).toBe(410)
-    expect((await errorOf(late)).code).toBe('login_expired')
+    await expectRefused(late, 410, 'login_expired')
     expect(await deviceVerified(deviceId)).toBe(false)
     expect(
       await count(
