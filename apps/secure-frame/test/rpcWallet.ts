@@ -20,6 +20,18 @@ export const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 export type Node = (method: string, params: unknown) => unknown
 
+/**
+ * A node answering each method in `answers`: its value, or what its function
+ * makes of the params. Any other method throws `unexpected <method>`.
+ */
+export function scriptedNode(answers: Record<string, unknown>): Node {
+  return (method, params) => {
+    if (!Object.hasOwn(answers, method)) throw new Error(`unexpected ${method}`)
+    const answer = answers[method]
+    return typeof answer === 'function' ? answer(params) : answer
+  }
+}
+
 /** A logged-in frame whose approval UI answers `decide`, over a scripted node. */
 export async function wallet(options: { decide?: RequestApproval; node?: Node } = {}) {
   const node = vi.fn<Node>(options.node ?? (() => '0x0'))

@@ -17,7 +17,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { type Node, run, shown, typedData, wallet } from '../../../test/rpcWallet.js'
+import { run, scriptedNode, shown, typedData, wallet } from '../../../test/rpcWallet.js'
 import { loginWithEmail, type TestContext } from '../../../test/testContext.js'
 import { connectEmail } from '../../handlers/connectEmail.js'
 import { connectOtp } from '../../handlers/connectOtp.js'
@@ -83,23 +83,16 @@ describe('signing', () => {
   test('eth_sendTransaction fills nonce, gas and fees through the proxy, signs EIP-1559 and sends it', async () => {
     let raw: Hex | undefined
     const { context, addresses, node } = await wallet({
-      node: (method, params) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x5'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x3b9aca00'
-          case 'eth_getBlockByNumber':
-            return { number: '0x10', baseFeePerGas: '0x64' }
-          case 'eth_sendRawTransaction':
-            raw = (params as [Hex])[0]
-            return keccak256(raw)
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x5',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x3b9aca00',
+        eth_getBlockByNumber: { number: '0x10', baseFeePerGas: '0x64' },
+        eth_sendRawTransaction: (params: unknown) => {
+          raw = (params as [Hex])[0]
+          return keccak256(raw)
+        },
+      }),
     })
     const to = '0x000000000000000000000000000000000000dEaD'
     const hash = await run(context, {
@@ -814,22 +807,13 @@ describe('inv-20 what you see is what you sign', () => {
 
   test('native amounts are in the network’s own currency (POL on Polygon), fees included', async () => {
     const { context, addresses, approvals } = await wallet({
-      node: (method) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x0'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x3b9aca00'
-          case 'eth_getBlockByNumber':
-            return { baseFeePerGas: '0x3b9aca00' }
-          case 'eth_sendRawTransaction':
-            return keccak256('0x01')
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x0',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x3b9aca00',
+        eth_getBlockByNumber: { baseFeePerGas: '0x3b9aca00' },
+        eth_sendRawTransaction: keccak256('0x01'),
+      }),
     })
     await run(context, {
       method: 'eth_sendTransaction',
@@ -973,25 +957,17 @@ describe('inv-20 what you see is what you sign', () => {
   test('on a network without EIP-1559 the transaction is legacy, its gas price shown and signed', async () => {
     let raw: Hex | undefined
     const { context, addresses, approvals } = await wallet({
-      node: (method, params) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x3'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x0'
-          case 'eth_getBlockByNumber':
-            return { number: '0x10' }
-          case 'eth_gasPrice':
-            return '0x12a05f200'
-          case 'eth_sendRawTransaction':
-            raw = (params as [Hex])[0]
-            return keccak256(raw)
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x3',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x0',
+        eth_getBlockByNumber: { number: '0x10' },
+        eth_gasPrice: '0x12a05f200',
+        eth_sendRawTransaction: (params: unknown) => {
+          raw = (params as [Hex])[0]
+          return keccak256(raw)
+        },
+      }),
     })
     await run(context, {
       method: 'eth_sendTransaction',
@@ -1113,25 +1089,15 @@ describe('inv-18 eth_sendTransaction params', () => {
     'maxFeePerGas',
     'maxPriorityFeePerGas',
   ])
-  const node: Node = (method) => {
-    switch (method) {
-      case 'eth_getTransactionCount':
-        return '0x1'
-      case 'eth_estimateGas':
-        return '0x5208'
-      case 'eth_maxPriorityFeePerGas':
-      case 'eth_gasPrice':
-        return '0x3b9aca00'
-      case 'eth_getBlockByNumber':
-        return { baseFeePerGas: '0x3b9aca00' }
-      case 'eth_call':
-        return '0x'
-      case 'eth_sendRawTransaction':
-        return keccak256('0x01')
-      default:
-        throw new Error(`unexpected ${method}`)
-    }
-  }
+  const node = scriptedNode({
+    eth_getTransactionCount: '0x1',
+    eth_estimateGas: '0x5208',
+    eth_maxPriorityFeePerGas: '0x3b9aca00',
+    eth_gasPrice: '0x3b9aca00',
+    eth_getBlockByNumber: { baseFeePerGas: '0x3b9aca00' },
+    eth_call: '0x',
+    eth_sendRawTransaction: keccak256('0x01'),
+  })
 
   test('any params are refused (an RPC error, before any approval) or shown normalised, keys and aliases folded', async () => {
     const { context, addresses, approvals } = await wallet({ node })
