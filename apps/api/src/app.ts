@@ -135,18 +135,11 @@ export function createApp({
     createEmailUpdateRoutes({ db, mailer, now, onError, ipLimitScale: config.ipLimitScale }),
   )
   app.route('/', createSharesRoutes({ db, config, now }))
-  app.route('/', createSocialRoutes({ db, config, mailer, now, onError, fetch }))
+  const signIns = { db, config, mailer, now, onError, fetch }
+  app.route('/', createSocialRoutes(signIns))
   app.route(
     '/',
-    createFarcasterRoutes({
-      db,
-      config,
-      mailer,
-      now,
-      onError,
-      fetch,
-      rpcTimeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs,
-    }),
+    createFarcasterRoutes({ ...signIns, rpcTimeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs }),
   )
   if (config.devOutbox) {
     app.route(

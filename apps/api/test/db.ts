@@ -2,11 +2,25 @@ import { randomBytes } from 'node:crypto'
 import { createDb, type Db } from '../src/db/db.js'
 import { migrate } from '../src/db/migrations.js'
 import { createPostgresDb } from '../src/db/postgres.js'
+import { parseTrustedProxies } from '../src/http/clientIp.js'
 import { type Config, memoryDir, testConfig } from '../src/http/config.js'
 import { seed } from '../src/projects/seed.js'
 
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true
+
+/** The dev project's features and networks as the seed writes them (the local chain first). */
+export const seededDevProject = {
+  features: {
+    email: true,
+    socials: ['google'],
+    onramp: false,
+    swaps: false,
+    history: false,
+    analytics: true,
+  },
+  networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+}
 
 export type TestDb = {
   db: Db
@@ -68,4 +82,12 @@ export async function createTestDb(
       await admin.close()
     },
   }
+}
+
+/**
+ * `config` behind the proxy 10.0.0.1 (`TRUSTED_PROXIES` 10.0.0.0/8), the
+ * per-IP limits unscaled: clients are told apart by `X-Forwarded-For`.
+ */
+export function behindProxy(config: Config): Config {
+  return { ...config, ipLimitScale: 1, trustedProxies: parseTrustedProxies('10.0.0.0/8') }
 }

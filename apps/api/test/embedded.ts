@@ -4,8 +4,10 @@
  * full email sign-up. Tests only.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { inspect } from 'node:util'
 import type { LoginResult } from '@porthole/protocol/Embedded'
 import type { Hono } from 'hono'
+import { expect, type MockInstance, vi } from 'vitest'
 import type { Mail, Mailer } from '../src/auth/email/mailer.js'
 import { defaults } from '../src/http/config.js'
 import { callerOrigins, findBrowserEndpoint } from '../src/http/crossSite.js'
@@ -162,6 +164,16 @@ export async function errorOf(response: Response): Promise<{ code: string; messa
   return ((await response.json()) as { error: { code: string; message: string } }).error
 }
 
+/** The answer is `status` with the error `code`. */
+export async function expectRefused(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<void> {
+  expect(response.status).toBe(status)
+  expect((await errorOf(response)).code).toBe(code)
+}
+
 /** Signs a new user up by email on `deviceId`; resolves to the login result. */
 export async function signUp(
   client: TestClient,
@@ -188,6 +200,37 @@ export function fakeWallet() {
     addresses: {
       eip155: `0x${randomBytes(20).toString('hex')}`,
       solana: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T',
+    },
+  }
+}
+
+/**
+ * inv-11's watch on what the API writes out: `onError` to give `createApp`,
+ * and the console, spied on from `spyOnConsole()` to `restoreConsole()`.
+ */
+export function watchLogs() {
+  const onError = vi.fn()
+  const consoleSpies: MockInstance[] = []
+  return {
+    onError,
+    spyOnConsole() {
+      for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+        consoleSpies.push(vi.spyOn(console, method))
+      }
+    },
+    restoreConsole() {
+      for (const spy of consoleSpies) spy.mockRestore()
+    },
+    /** Errors were reported, and nothing written out holds any of `secrets` (more than `atLeast`). */
+    expectNoSecret(secrets: ReadonlySet<string>, atLeast: number) {
+      expect(secrets.size).toBeGreaterThan(atLeast)
+      expect(onError).toHaveBeenCalled()
+      const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
+        (args) => inspect(args, { depth: 5 }),
+      )
+      for (const text of logged) {
+        for (const secret of secrets) expect(text).not.toContain(secret)
+      }
     },
   }
 }

@@ -4,6 +4,7 @@
  * UI that answers `decide`.
  */
 import { vi } from 'vitest'
+import { toDisplay } from '../src/approval/decode.js'
 import { connectEmail } from '../src/handlers/connectEmail.js'
 import { connectOtp } from '../src/handlers/connectOtp.js'
 import { handleRpc } from '../src/rpc/policy.js'
@@ -18,6 +19,18 @@ export const email = 'ada@example.com'
 export const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 export type Node = (method: string, params: unknown) => unknown
+
+/**
+ * A node answering each method in `answers`: its value, or what its function
+ * makes of the params. Any other method throws `unexpected <method>`.
+ */
+export function scriptedNode(answers: Record<string, unknown>): Node {
+  return (method, params) => {
+    if (!Object.hasOwn(answers, method)) throw new Error(`unexpected ${method}`)
+    const answer = answers[method]
+    return typeof answer === 'function' ? answer(params) : answer
+  }
+}
 
 /** A logged-in frame whose approval UI answers `decide`, over a scripted node. */
 export async function wallet(options: { decide?: RequestApproval; node?: Node } = {}) {
@@ -59,3 +72,21 @@ export const typedData = (address: string) => ({
   domain: { name: 'Porthole', chainId: 1 },
   message: { to: address, contents: 'Hello' },
 })
+
+/** What the approval shows for `request`: its title, notes, then one line per field and text. */
+export function shown(request: ApprovalRequest | undefined): string {
+  if (!request) throw new Error('no approval was shown')
+  const display = toDisplay(request)
+  return [
+    display.title,
+    ...display.notes,
+    ...display.sections.flatMap((section) =>
+      section.type === 'fields'
+        ? [
+            ...(section.title ? [section.title] : []),
+            ...section.fields.map((field) => `${field.label}: ${field.value}`),
+          ]
+        : [`${section.title}: ${section.text}`],
+    ),
+  ].join('\n')
+}

@@ -62,20 +62,32 @@ export function deferred<value = void>() {
   return { promise, resolve }
 }
 
-/** Registry wallets as `/getWallets` lists them, without images (no request leaves the page). */
-export function walletEntries(names: readonly string[]): WalletEntry[] {
-  return names.map((name, index) => ({
-    id: `${index + 1}`.padStart(64, '0'),
-    name,
+/** A registry wallet as `/getWallets` lists it: `fields` over no image, rdns, links or badge, on Ethereum. */
+export function walletEntry(
+  fields: Pick<WalletEntry, 'id' | 'name'> & Partial<WalletEntry>,
+): WalletEntry {
+  return {
     image_id: null,
     rdns: null,
     chains: ['eip155:1'],
     homepage: null,
     mobile_link: null,
     desktop_link: null,
-    webapp_link: `https://example.com/${index}`,
+    webapp_link: null,
     badge_type: null,
-  }))
+    ...fields,
+  }
+}
+
+/** Registry wallets as `/getWallets` lists them, without images (no request leaves the page). */
+export function walletEntries(names: readonly string[]): WalletEntry[] {
+  return names.map((name, index) =>
+    walletEntry({
+      id: `${index + 1}`.padStart(64, '0'),
+      name,
+      webapp_link: `https://example.com/${index}`,
+    }),
+  )
 }
 
 /** A JSON-RPC error the proxy passes on from the node (-32000: viem does not retry it). */

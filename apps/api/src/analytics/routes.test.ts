@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto'
 import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createTestDb, type TestDb } from '../../test/db.js'
+import { behindProxy, createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
-import { parseTrustedProxies } from '../http/clientIp.js'
 import { defaultFeatures } from '../http/schemas.js'
 import { createProject } from '../projects/projects.js'
 import { eventIpLimit, eventPrefixLimit, maxEventBytes } from './routes.js'
@@ -266,14 +265,7 @@ describe('inv-22 POST /e is limited per IP, then per prefix, whatever the client
   /** An app behind the proxy 10.0.0.1, which names each client in `X-Forwarded-For`. */
   let proxied: Hono
   beforeAll(() => {
-    proxied = createApp({
-      config: {
-        ...testDb.config,
-        ipLimitScale: 1,
-        trustedProxies: parseTrustedProxies('10.0.0.0/8'),
-      },
-      db: testDb.db,
-    })
+    proxied = createApp({ config: behindProxy(testDb.config), db: testDb.db })
   })
   const postFrom = (ip: string, body: unknown, query: string) =>
     proxied.request(

@@ -21,10 +21,12 @@
 import type { EmailStep, LoginResult } from '@porthole/protocol/Embedded'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { At, Queryable } from '../db/db.js'
+import type { At, Db, Queryable } from '../db/db.js'
 import type { Config } from '../http/config.js'
 import { HttpError } from '../http/errors.js'
+import { commonQuery, parseInput, readJsonBody } from '../http/request.js'
 import type { Project } from '../http/schemas.js'
+import { readProjectQuery } from '../projects/projects.js'
 import {
   createSession,
   emailOf,
@@ -44,6 +46,7 @@ export const pendingLoginTtlSeconds = 10 * 60
 export type PendingLoginTable = 'social_logins' | 'farcaster_logins'
 
 /** What every pending login holds, whatever its sign-in. */
+const Query = z.strictObject(commonQuery)
 const PendingLoginRow = z.object({
   project_id: z.string(),
   device_id_sha256: z.string(),
@@ -133,6 +136,30 @@ export async function readPendingLogin<S extends z.ZodObject>(
     throw new HttpError(403, 'device_mismatch', 'This login was started on another device')
   }
   return row
+}
+
+/**
+ * The start of the frame's collection (`POST …/result`): the project, the
+ * body, the state's SHA-256 and the login, read as `readPendingLogin` does.
+ */
+export async function readCollection<
+  S extends z.ZodObject,
+  B extends z.ZodType<{ state: string; deviceId: string }>,
+>(
+  c: Context,
+  db: Db,
+  { body: Body, kind, at }: { body: B; kind: PendingLoginKind<S>; at: At },
+): Promise<{
+  project: Project
+  body: z.infer<B>
+  stateSha256: string
+  row: PendingLoginRow & z.infer<S>
+}> {
+  const { project } = await readProjectQuery(c, db, Query)
+  const body = parseInput(Body, await readJsonBody(c), 'body')
+  const stateSha256 = sha256Hex(body.state)
+  const row = await readPendingLogin(db, kind, { ...body, projectId: project.id }, at)
+  return { project, body, stateSha256, row }
 }
 
 /** Spends a login that can sign no one in (forgotten upstream, or failed verification). */

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createTestDb, type TestDb } from '../../test/db.js'
+import { createTestDb, seededDevProject, type TestDb } from '../../test/db.js'
 import { RegistryError } from '../http/errors.js'
 import { getProject } from '../projects/projects.js'
 import {
@@ -185,15 +185,7 @@ describe('seed', () => {
       id: 'porthole-dev',
       name: 'Porthole dev',
       allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
-      features: {
-        email: true,
-        socials: ['google'],
-        onramp: false,
-        swaps: false,
-        history: false,
-        analytics: true,
-      },
-      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+      ...seededDevProject,
       refusedNetworks: [],
     })
     expect(devProjectNetworks).toEqual(project?.networks)

@@ -10,7 +10,7 @@ import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
-  errorOf,
+  expectRefused,
   newDeviceId,
   newEmail,
 } from '../../test/embedded.js'
@@ -204,8 +204,7 @@ describe('inv-21 per-IP mail limits behind a proxy', () => {
     for (let sent = 0; sent < emailSendIpLimit.limit; sent++)
       expect((await login(client, visitor)).status).toBe(200)
     const refused = await login(client, visitor)
-    expect(refused.status).toBe(429)
-    expect((await errorOf(refused)).code).toBe('rate_limited')
+    await expectRefused(refused, 429, 'rate_limited')
     // A new leftmost entry each time: still the same visitor, as the proxy says.
     for (const spoofed of ['1.1.1.1', '2.2.2.2', '10.0.0.9'])
       expect((await login(client, { 'x-forwarded-for': `${spoofed}, 198.51.100.20` })).status).toBe(

@@ -66,17 +66,17 @@ describe('configFromEnv', () => {
     const symbols = Object.fromEntries(
       Object.entries(tokenLists).map(([chainId, tokens]) => [
         chainId,
-        tokens.map((token) => `${token.symbol} ${token.address} ${token.decimals}`),
+        tokens.map((token) => `${token.symbol} ${token.address} ${token.decimals} ${token.name}`),
       ]),
     )
     expect(symbols).toEqual({
       'eip155:1': [
-        'USDC 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 6',
-        'USDT 0xdAC17F958D2ee523a2206206994597C13D831ec7 6',
-        'DAI 0x6B175474E89094C44Da98b954EedeAC495271d0F 18',
+        'USDC 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 6 USD Coin',
+        'USDT 0xdAC17F958D2ee523a2206206994597C13D831ec7 6 Tether USD',
+        'DAI 0x6B175474E89094C44Da98b954EedeAC495271d0F 18 Dai Stablecoin',
       ],
-      'eip155:8453': ['USDC 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 6'],
-      'eip155:11155111': ['USDC 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238 6'],
+      'eip155:8453': ['USDC 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 6 USD Coin'],
+      'eip155:11155111': ['USDC 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238 6 USD Coin'],
     })
     for (const tokens of Object.values(tokenLists)) TokenList.parse({ tokens })
   })

@@ -89,6 +89,21 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/**
+ * The fields of an `application/x-www-form-urlencoded` body; undefined for
+ * another content type or a field given twice.
+ */
+export async function readFormFields(c: Context): Promise<Record<string, string> | undefined> {
+  const type = c.req.header('content-type') ?? ''
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined
+  const fields: Record<string, string> = {}
+  for (const [name, value] of new URLSearchParams(await c.req.text())) {
+    if (Object.hasOwn(fields, name)) return undefined
+    fields[name] = value
+  }
+  return fields
+}
+
 /** A positive integer query parameter in `[min, max]`, with a default. */
 export function integerParam(name: string, min: number, max: number, fallback: number) {
   return z.preprocess(

@@ -1,9 +1,22 @@
 import * as Api from '@porthole/protocol/Api'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createTestDb, type TestDb } from '../../test/db.js'
+import { createTestDb, seededDevProject, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { createProject, setProjectNetworks } from './projects.js'
+
+/** A project's own features and networks, as created and as served. */
+const withFeatures: Api.ProjectConfig = {
+  features: {
+    email: true,
+    socials: ['google', 'github'],
+    onramp: true,
+    swaps: false,
+    history: true,
+    analytics: false,
+  },
+  networks: ['eip155:8453', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
+}
 
 let testDb: TestDb
 let app: Hono
@@ -11,19 +24,7 @@ let app: Hono
 beforeAll(async () => {
   testDb = await createTestDb()
   app = createApp({ config: testDb.config, db: testDb.db })
-  await createProject(testDb.db, {
-    id: 'with-features',
-    name: 'Features on',
-    features: {
-      email: true,
-      socials: ['google', 'github'],
-      onramp: true,
-      swaps: false,
-      history: true,
-      analytics: false,
-    },
-    networks: ['eip155:8453', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
-  })
+  await createProject(testDb.db, { id: 'with-features', name: 'Features on', ...withFeatures })
   await createProject(testDb.db, { id: 'plain', name: 'Defaults' })
 })
 afterAll(() => testDb?.close())
@@ -32,34 +33,14 @@ describe('GET /appkit/v1/config', () => {
   test('serves the dev project features and networks, the local chain first', async () => {
     const response = await app.request('/appkit/v1/config?projectId=porthole-dev&clientId=abc')
     expect(response.status).toBe(200)
-    expect(Api.ProjectConfig.parse(await response.json())).toEqual({
-      features: {
-        email: true,
-        socials: ['google'],
-        onramp: false,
-        swaps: false,
-        history: false,
-        analytics: true,
-      },
-      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
-    })
+    expect(Api.ProjectConfig.parse(await response.json())).toEqual(seededDevProject)
   })
 
   test("serves each project's own features and networks", async () => {
     const response = await app.request('/appkit/v1/config?projectId=with-features')
     const body = await response.json()
     expect(Api.ProjectConfig.parse(body)).toEqual(body)
-    expect(body).toEqual({
-      features: {
-        email: true,
-        socials: ['google', 'github'],
-        onramp: true,
-        swaps: false,
-        history: true,
-        analytics: false,
-      },
-      networks: ['eip155:8453', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
-    })
+    expect(body).toEqual(withFeatures)
   })
 
   test('serves Api.defaultNetworks for a project created without networks', async () => {

@@ -217,6 +217,25 @@ async function expectRpcError(response: Response, status: number, code: number, 
   return body
 }
 
+/** An eth_getLogs request over `filter`. */
+const getLogs = (filter: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id: 5,
+  method: 'eth_getLogs',
+  params: [filter],
+})
+
+/** eth_getLogs over `filter` is refused as too wide (-32602), and nothing reaches the node. */
+async function expectLogsSpanRefused(filter: Record<string, unknown>): Promise<void> {
+  await expectRpcError(
+    await rpc(getLogs(filter)),
+    400,
+    -32602,
+    /eth_getLogs may span at most 1000 blocks.*narrower range/,
+  )
+  expect(received).toEqual([])
+}
+
 describe('POST /v1/ (JSON-RPC proxy)', () => {
   test('forwards a request to the chain upstream and returns its answer', async () => {
     const request = { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }
@@ -803,25 +822,13 @@ describe('inv-24 heavy parameters are refused unless the project turns them on',
     expect(received).toEqual([])
   })
 
-  const logs = (filter: Record<string, unknown>) => ({
-    jsonrpc: '2.0',
-    id: 5,
-    method: 'eth_getLogs',
-    params: [filter],
-  })
   test.each([
     ['2,001 numbered blocks', { fromBlock: '0x0', toBlock: '0x7d0' }],
     ['earliest to latest', { fromBlock: 'earliest', toBlock: 'latest' }],
     ['earliest with no end', { fromBlock: 'earliest' }],
     ['a reversed range wider than the bound', { fromBlock: '0x7d0', toBlock: '0x0' }],
   ])('eth_getLogs over %s is refused with -32602', async (_, filter) => {
-    await expectRpcError(
-      await rpc(logs(filter)),
-      400,
-      -32602,
-      /eth_getLogs may span at most 1000 blocks.*narrower range/,
-    )
-    expect(received).toEqual([])
+    await expectLogsSpanRefused(filter)
   })
 
   test.each([
@@ -831,14 +838,14 @@ describe('inv-24 heavy parameters are refused unless the project turns them on',
     ['no range (the latest block)', { address: contract }],
     ['a number to latest, near the head', { fromBlock: '0x1' }],
   ])('eth_getLogs over %s is forwarded', async (_, filter) => {
-    const response = await rpc(logs(filter))
+    const response = await rpc(getLogs(filter))
     expect(response.status).toBe(200)
-    expect(received.at(-1)).toEqual(logs(filter))
+    expect(received.at(-1)).toEqual(getLogs(filter))
   })
 
   test('the heavy project may ask for any range', async () => {
     const response = await rpc(
-      logs({ fromBlock: 'earliest', toBlock: 'latest' }),
+      getLogs({ fromBlock: 'earliest', toBlock: 'latest' }),
       'chainId=eip155:31337&projectId=heavy',
     )
     expect(response.status).toBe(200)
@@ -1031,25 +1038,13 @@ describe('inv-24 eth_getLogs filters are rebuilt strictly (key case cannot widen
 })
 
 describe('inv-24 eth_getLogs from safe or finalized is not judged as one block', () => {
-  const logs = (filter: Record<string, unknown>) => ({
-    jsonrpc: '2.0',
-    id: 5,
-    method: 'eth_getLogs',
-    params: [filter],
-  })
   test.each([
     ['finalized to latest', { fromBlock: 'finalized', toBlock: 'latest' }],
     ['safe with no end (latest)', { fromBlock: 'safe' }],
     ['safe to finalized', { fromBlock: 'safe', toBlock: 'finalized' }],
     ['earliest to finalized', { fromBlock: 'earliest', toBlock: 'finalized' }],
   ])('%s is refused with -32602', async (_, filter) => {
-    await expectRpcError(
-      await rpc(logs(filter)),
-      400,
-      -32602,
-      /eth_getLogs may span at most 1000 blocks.*narrower range/,
-    )
-    expect(received).toEqual([])
+    await expectLogsSpanRefused(filter)
   })
 
   test.each([
@@ -1057,9 +1052,9 @@ describe('inv-24 eth_getLogs from safe or finalized is not judged as one block',
     // The test node's head is 0x10: finalized is somewhere in 0..16.
     ['a number to safe on a short chain', { fromBlock: '0x1', toBlock: 'safe' }],
   ])('%s is forwarded', async (_, filter) => {
-    const response = await rpc(logs(filter))
+    const response = await rpc(getLogs(filter))
     expect(response.status).toBe(200)
-    expect(received.at(-1)).toEqual(logs(filter))
+    expect(received.at(-1)).toEqual(getLogs(filter))
   })
 })
 

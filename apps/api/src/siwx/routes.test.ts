@@ -13,9 +13,8 @@ import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createTestDb, type TestDb } from '../../test/db.js'
+import { behindProxy, createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
-import { parseTrustedProxies } from '../http/clientIp.js'
 import { createProject, setProjectOrigins } from '../projects/projects.js'
 import {
   maxClockSkewSeconds,
@@ -223,14 +222,7 @@ describe('inv-22 POST /siwx/nonce is limited per IP, then per prefix, whatever t
   /** An app behind the proxy 10.0.0.1, which names each client in `X-Forwarded-For`. */
   let proxied: Hono
   beforeAll(() => {
-    proxied = createApp({
-      config: {
-        ...testDb.config,
-        ipLimitScale: 1,
-        trustedProxies: parseTrustedProxies('10.0.0.0/8'),
-      },
-      db: testDb.db,
-    })
+    proxied = createApp({ config: behindProxy(testDb.config), db: testDb.db })
   })
   const askFrom = (ip: string, projectId = 'porthole-dev') =>
     proxied.request(

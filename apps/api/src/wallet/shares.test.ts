@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto'
-import { inspect } from 'node:util'
 import type { Hono } from 'hono'
 import { getAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
   signUp,
   type TestClient,
+  watchLogs,
 } from '../../test/embedded.js'
 import { createApp } from '../app.js'
 import { developmentShareKey, shareKeyId } from '../http/config.js'
@@ -24,15 +25,12 @@ let testDb: TestDb
 let app: Hono
 let client: TestClient
 let mailer: MemoryMailer
-const onError = vi.fn()
-const consoleSpies: MockInstance[] = []
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** Every share and token a test used: none may reach a log. */
 const secrets = new Set<string>()
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   testDb = await createTestDb()
   mailer = createMemoryMailer()
   app = createApp({ config: testDb.config, db: testDb.db, mailer, onError })
@@ -40,7 +38,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await testDb?.close()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 async function newUser() {
@@ -122,8 +120,7 @@ describe('inv-11 PUT /wallet/v1/shares', () => {
   test('needs a live session', async () => {
     const wallet = newWallet()
     const missing = await client.put('/wallet/v1/shares', wallet)
-    expect(missing.status).toBe(401)
-    expect((await errorOf(missing)).code).toBe('missing_token')
+    await expectRefused(missing, 401, 'missing_token')
     const { token } = await newUser()
     expect((await client.delete('/auth/v1/session', { token })).status).toBe(204)
     const ended = await client.put('/wallet/v1/shares', wallet, { token })
@@ -148,8 +145,7 @@ describe('inv-18 PUT /wallet/v1/shares parses strictly', () => {
   ])('refuses a body with %s (400), storing nothing', async (_, body) => {
     const { token, user } = await newUser()
     const response = await client.put('/wallet/v1/shares', body, { token })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
     expect(
       await testDb.db.query('SELECT 1 FROM wallet_shares WHERE user_id = $1', [user.id]),
     ).toEqual([])
@@ -288,8 +284,7 @@ describe('inv-11 GET /wallet/v1/shares', () => {
   ])('refuses a query with %s (400)', async (_, query) => {
     const { token } = await newUser()
     const response = await client.get('/wallet/v1/shares', { token, query })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_query')
+    await expectRefused(response, 400, 'invalid_query')
   })
 })
 
@@ -335,13 +330,6 @@ describe('inv-16 storage loss loses no funds', () => {
 
 describe('inv-11 no share or token in the logs', () => {
   test('console output and reported errors never hold a share or a token', () => {
-    expect(secrets.size).toBeGreaterThan(10)
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    expect(onError).toHaveBeenCalled()
-    for (const text of logged) {
-      for (const secret of secrets) expect(text).not.toContain(secret)
-    }
+    expectNoSecret(secrets, 10)
   })
 })

@@ -375,16 +375,7 @@ describe('inv-15 requestApproval: the approval window', () => {
 
   test('a decision for another hash is a rejection', async () => {
     const { tracked } = request(signRequest('x'))
-    const { popup, nonce } = open()
-    fromPopup(popup, { type: messageType, kind: 'ready', nonce })
-    fromPopup(popup, {
-      type: messageType,
-      kind: 'decision',
-      nonce,
-      hash: hashRequest(signRequest('y')),
-      approved: true,
-    })
-    await flush()
+    await decideInWindow(signRequest('y'))
     expect(tracked.error).toMatchObject({ code: 4001 })
   })
 

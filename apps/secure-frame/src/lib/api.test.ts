@@ -7,16 +7,21 @@ import { ApiError, createApi, type Fetch, unreachableMessage } from './api.js'
 
 type Seen = { url: URL; method: string; headers: Record<string, string>; body: unknown }
 
+/** What a stub fetch was asked. */
+function record(input: string, init: RequestInit): Seen {
+  return {
+    url: new URL(input),
+    method: init.method ?? 'GET',
+    headers: init.headers as Record<string, string>,
+    body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+  }
+}
+
 /** A fetch that records each request and answers `status` with `body` (JSON unless a string). */
 function stub(status: number, body?: unknown) {
   const seen: Seen[] = []
   const fetch: Fetch = async (input, init = {}) => {
-    seen.push({
-      url: new URL(input),
-      method: init.method ?? 'GET',
-      headers: init.headers as Record<string, string>,
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-    })
+    seen.push(record(input, init))
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)
     return new Response(status === 204 ? null : text, { status })
   }
@@ -273,12 +278,7 @@ describe('inv-22 a spent mail budget: the frame solves the proof of work and ask
   function sequence(...answers: [number, unknown][]) {
     const seen: Seen[] = []
     const fetch: Fetch = async (input, init = {}) => {
-      seen.push({
-        url: new URL(input),
-        method: init.method ?? 'GET',
-        headers: init.headers as Record<string, string>,
-        body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      })
+      seen.push(record(input, init))
       const [status, body] = answers[seen.length - 1] ?? [500, undefined]
       return new Response(JSON.stringify(body), { status })
     }

@@ -1,4 +1,4 @@
-import type { SocialProvider } from '@porthole/protocol/Api'
+import { type SocialProvider, socialProviders } from '@porthole/protocol/Api'
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useStore } from '../hooks/useStore.js'
@@ -14,14 +14,9 @@ import { input, outlineButton, primaryButton } from './Buttons.js'
 import { ErrorText } from './ErrorText.js'
 
 /** The providers with a popup login; Farcaster has its own flow (ConnectingFarcaster). */
-const popupProviders: readonly SocialProvider[] = [
-  'google',
-  'github',
-  'apple',
-  'facebook',
-  'x',
-  'discord',
-]
+const popupProviders: readonly SocialProvider[] = socialProviders.filter(
+  (provider) => provider !== 'farcaster',
+)
 
 /**
  * Connect's embedded-wallet logins: the email field and the social buttons,

@@ -1,15 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { outlineButton, secondaryButton } from '../components/Buttons.js'
-import { ErrorText } from '../components/ErrorText.js'
+import { useState } from 'react'
+import { outlineButton } from '../components/Buttons.js'
 import { CopyIcon } from '../components/Icons.js'
 import { QrCode } from '../components/QrCode.js'
+import { RetryOrStatus } from '../components/RetryOrStatus.js'
+import { useAttempt } from '../hooks/useAttempt.js'
 import { connectEmbedded } from '../lib/chains/index.js'
 import { copyText } from '../lib/clipboard.js'
 import { t } from '../lib/i18n.js'
 import { completeSocialLogin, continueWithEmail, farcasterUrl } from '../lib/secure/login.js'
 import { router } from '../lib/state/router.js'
 import { showToast } from '../lib/state/toast.js'
-import { messageOf } from '../lib/walletErrors.js'
 
 /**
  * Sign In With Farcaster: the secure frame opens a channel at the Farcaster
@@ -21,37 +21,19 @@ import { messageOf } from '../lib/walletErrors.js'
  */
 export function ConnectingFarcaster() {
   const [url, setUrl] = useState<string | null>(null)
-  const [error, setError] = useState('')
   const [copied, setCopied] = useState(false)
-  const attempt = useRef<AbortController | null>(null)
-
-  const start = useCallback(() => {
-    attempt.current?.abort()
-    const controller = new AbortController()
-    attempt.current = controller
+  const { error, retry } = useAttempt(async (signal) => {
     setUrl(null)
-    setError('')
-    void (async () => {
-      try {
-        const next = await farcasterUrl()
-        if (controller.signal.aborted) return
-        setUrl(next)
-        const result = await completeSocialLogin(next, controller.signal)
-        if (controller.signal.aborted) return
-        // An account with an email decides a device it has not used by that email (SECURITY.md 23).
-        if ('action' in result) return continueWithEmail(result, 'ConnectingFarcaster')
-        await connectEmbedded()
-        router.closeFrom('ConnectingFarcaster')
-      } catch (reason) {
-        if (!controller.signal.aborted) setError(messageOf(reason))
-      }
-    })()
-  }, [])
-
-  useEffect(() => {
-    start()
-    return () => attempt.current?.abort()
-  }, [start])
+    const next = await farcasterUrl()
+    if (signal.aborted) return
+    setUrl(next)
+    const result = await completeSocialLogin(next, signal)
+    if (signal.aborted) return
+    // An account with an email decides a device it has not used by that email (SECURITY.md 23).
+    if ('action' in result) return continueWithEmail(result, 'ConnectingFarcaster')
+    await connectEmbedded()
+    router.closeFrom('ConnectingFarcaster')
+  })
 
   return (
     <div className="flex flex-col items-center gap-3 px-4 pb-4">
@@ -62,18 +44,9 @@ export function ConnectingFarcaster() {
       ) : error ? null : (
         <div className="ph-skeleton size-[232px] rounded-2xl" aria-hidden="true" />
       )}
-      {error ? (
-        <>
-          <ErrorText>{error}</ErrorText>
-          <button type="button" className={secondaryButton} onClick={start}>
-            {t('connecting.retry')}
-          </button>
-        </>
-      ) : (
-        <p role="status" className="text-center text-sm text-muted">
-          {url ? t('farcaster.scan') : t('farcaster.opening')}
-        </p>
-      )}
+      <RetryOrStatus error={error} onRetry={retry}>
+        {url ? t('farcaster.scan') : t('farcaster.opening')}
+      </RetryOrStatus>
       {url ? (
         <div className="flex w-full flex-col gap-2">
           <a className={outlineButton} href={url} target="_blank" rel="noopener noreferrer">

@@ -1,12 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
 import { secondaryButton } from '../components/Buttons.js'
-import { ErrorText } from '../components/ErrorText.js'
+import { RetryOrStatus } from '../components/RetryOrStatus.js'
+import { useAttempt } from '../hooks/useAttempt.js'
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
 import { waitForDeviceApproval } from '../lib/secure/login.js'
 import { router } from '../lib/state/router.js'
 import { store } from '../lib/state/store.js'
-import { messageOf } from '../lib/walletErrors.js'
 import { displayEmail } from './emailDisplay.js'
 
 /**
@@ -16,30 +15,12 @@ import { displayEmail } from './emailDisplay.js'
  */
 export function EmailVerifyDevice() {
   const email = useStore((state) => state.loginEmail) ?? ''
-  const [error, setError] = useState('')
-  const attempt = useRef<AbortController | null>(null)
-
-  const start = useCallback(() => {
-    attempt.current?.abort()
-    const controller = new AbortController()
-    attempt.current = controller
-    setError('')
-    waitForDeviceApproval(controller.signal).then(
-      () => {
-        if (controller.signal.aborted) return
-        // The code view replaces this one: Back returns to Connect.
-        store.setState((state) => ({ history: [...state.history.slice(0, -1), 'EmailVerifyOtp'] }))
-      },
-      (reason: unknown) => {
-        if (!controller.signal.aborted) setError(messageOf(reason))
-      },
-    )
-  }, [])
-
-  useEffect(() => {
-    start()
-    return () => attempt.current?.abort()
-  }, [start])
+  const { error, retry } = useAttempt(async (signal) => {
+    await waitForDeviceApproval(signal)
+    if (signal.aborted) return
+    // The code view replaces this one: Back returns to Connect.
+    store.setState((state) => ({ history: [...state.history.slice(0, -1), 'EmailVerifyOtp'] }))
+  })
 
   return (
     <section className="flex flex-col gap-3 px-4 pb-4">
@@ -47,18 +28,9 @@ export function EmailVerifyDevice() {
       <p className="text-center text-sm text-muted">
         {t('device.body', { email: displayEmail(email) })}
       </p>
-      {error ? (
-        <>
-          <ErrorText>{error}</ErrorText>
-          <button type="button" className={secondaryButton} onClick={start}>
-            {t('connecting.retry')}
-          </button>
-        </>
-      ) : (
-        <p role="status" className="text-center text-sm text-muted">
-          {t('device.waiting')}
-        </p>
-      )}
+      <RetryOrStatus error={error} onRetry={retry}>
+        {t('device.waiting')}
+      </RetryOrStatus>
       <button type="button" className={secondaryButton} onClick={() => router.back()}>
         {t('device.otherEmail')}
       </button>

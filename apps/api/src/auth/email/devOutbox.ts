@@ -13,6 +13,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Db } from '../../db/db.js'
 import type { Config } from '../../http/config.js'
+import { escapeHtml } from '../../http/pages.js'
 import { parseInput, readQuery } from '../../http/request.js'
 import { devOutboxSize, type OutboxMail, readDevOutbox } from './mailer.js'
 
@@ -95,13 +96,4 @@ ${items}
 </body>
 </html>
 `
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
 }

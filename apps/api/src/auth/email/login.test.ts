@@ -1,16 +1,17 @@
-import { inspect } from 'node:util'
 import { createMailCatcher, extractCode, type MailCatcher } from '@porthole/dev-stack/mailCatcher'
 import type { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createTestDb, type TestDb } from '../../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   newDeviceId,
   newIp,
   newEmail as randomEmail,
   type TestClient,
+  watchLogs,
 } from '../../../test/embedded.js'
 import { createApp } from '../../app.js'
 import type { Db, Queryable } from '../../db/db.js'
@@ -43,15 +44,12 @@ let client: TestClient
 /** The rules' clock, moved by the tests. */
 let clock = Date.parse('2031-03-01T12:00:00.000Z')
 const now = () => new Date(clock)
-const onError = vi.fn()
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** Every address, code, token and device id a test used: none may reach a log. */
 const secrets = new Set<string>()
-const consoleSpies: MockInstance[] = []
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   catcher = await createMailCatcher()
   testDb = await createTestDb({
     smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
@@ -63,7 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await testDb?.close()
   await catcher?.close()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 function newEmail(): string {
@@ -266,8 +264,7 @@ describe('inv-13 POST /auth/v1/login/email: a code by mail, 30 s per address, li
     ['no email', {}],
   ])('refuses a body with %s (400)', async (_, body) => {
     const response = await login({ deviceId: device, ...body })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 
   test('refuses bad JSON, an oversize body, an unknown project', async () => {
@@ -540,8 +537,7 @@ describe('inv-13 POST /auth/v1/login/email/verify: 5 tries, single use, 10 minut
       deviceId: device,
       ...change,
     })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 })
 
@@ -697,8 +693,7 @@ describe('POST /auth/v1/device/status', () => {
     )
     expect((await deviceStatus(email, device, ip)).status).toBe(200)
     const refused = await deviceStatus(email, device, ip)
-    expect(refused.status).toBe(429)
-    expect((await errorOf(refused)).code).toBe('rate_limited')
+    await expectRefused(refused, 429, 'rate_limited')
     expect((await deviceStatus(email, device)).status).toBe(200)
   })
 
@@ -1274,13 +1269,6 @@ describe('inv-26 no account oracle: login answers the same whether the email has
 
 describe('inv-11 no code, token, device id or address in the logs', () => {
   test('console output and reported errors never hold a secret', () => {
-    expect(secrets.size).toBeGreaterThan(10)
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    expect(onError).toHaveBeenCalled()
-    for (const text of logged) {
-      for (const secret of secrets) expect(text).not.toContain(secret)
-    }
+    expectNoSecret(secrets, 10)
   })
 })

@@ -48,6 +48,7 @@ import {
   commonQuery,
   limitBody,
   parseInput,
+  readFormFields,
   readJsonBody,
   readQuery,
 } from '../../http/request.js'
@@ -95,6 +96,24 @@ export const deviceStatusIpLimit = { limit: 300, windowSeconds: 10 * 60 } as con
 /** Largest JSON body of these endpoints, and of the approval form. */
 export const maxAuthBodyBytes = 1024
 
+/** What the email routes share: the rules' clock, the mail dependencies and the body limit. */
+export function emailRouteParts({
+  db,
+  mailer,
+  now,
+  onError,
+}: MailDeps & { now?: (() => Date) | undefined }): {
+  at: () => At
+  deps: MailDeps
+  limit: ReturnType<typeof limitBody>
+} {
+  return {
+    at: () => now?.() ?? null,
+    deps: { db, mailer, onError },
+    limit: limitBody(maxAuthBodyBytes),
+  }
+}
+
 const Query = z.strictObject(commonQuery)
 const ApprovalForm = z.strictObject({ token: Token })
 const ApprovalRow = z.object({
@@ -133,9 +152,7 @@ export function createAuthRoutes({
   onError?: ((error: unknown) => void) | undefined
 }): Hono {
   const app = new Hono()
-  const at = (): At => now?.() ?? null
-  const deps: MailDeps = { db, mailer, onError }
-  const limit = limitBody(maxAuthBodyBytes)
+  const { at, deps, limit } = emailRouteParts({ db, mailer, now, onError })
 
   app.post('/auth/v1/login/email', limit, async (c) => {
     const { project } = await readProjectQuery(c, db, Query)
@@ -493,13 +510,8 @@ function readApprovalQuery(c: Context): unknown {
 
 /** The token of the approval form (`application/x-www-form-urlencoded`, `token` only). */
 async function readApprovalForm(c: Context): Promise<string | undefined> {
-  const type = c.req.header('content-type') ?? ''
-  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined
-  const fields: Record<string, string> = {}
-  for (const [name, value] of new URLSearchParams(await c.req.text())) {
-    if (Object.hasOwn(fields, name)) return undefined
-    fields[name] = value
-  }
+  const fields = await readFormFields(c)
+  if (!fields) return undefined
   const parsed = ApprovalForm.safeParse(fields)
   return parsed.success ? parsed.data.token : undefined
 }

@@ -24,7 +24,7 @@ import { z } from 'zod'
 import type { At, Db, Queryable } from '../../db/db.js'
 import { enforceRateLimit, scaled } from '../../db/rateLimit.js'
 import { HttpError } from '../../http/errors.js'
-import { clientIp, commonQuery, limitBody, parseInput, readJsonBody } from '../../http/request.js'
+import { clientIp, commonQuery, parseInput, readJsonBody } from '../../http/request.js'
 import { readProjectQuery } from '../../projects/projects.js'
 import { requireSession } from '../../wallet/users.js'
 import {
@@ -34,14 +34,13 @@ import {
   dropCode,
   emailVerifyIpLimit,
   issueCode,
-  type MailDeps,
   otpTtlSeconds,
   releaseMailSlot,
   sendCode,
   spendCode,
   takeMailSlot,
 } from './codes.js'
-import { limitSends, maxAuthBodyBytes } from './login.js'
+import { emailRouteParts, limitSends } from './login.js'
 import type { Mailer } from './mailer.js'
 
 /** The subject of the code mailed to the current address. */
@@ -81,9 +80,7 @@ export function createEmailUpdateRoutes({
   onError?: ((error: unknown) => void) | undefined
 }): Hono {
   const app = new Hono()
-  const at = (): At => now?.() ?? null
-  const deps: MailDeps = { db, mailer, onError }
-  const limit = limitBody(maxAuthBodyBytes)
+  const { at, deps, limit } = emailRouteParts({ db, mailer, now, onError })
 
   app.post('/auth/v1/email/update', limit, async (c) => {
     const { project } = await readProjectQuery(c, db, Query)

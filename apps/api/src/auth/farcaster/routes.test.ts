@@ -4,7 +4,6 @@
  * anvil (FARCASTER_CHAIN eip155:31337 through RPC_UPSTREAMS).
  */
 import { randomBytes } from 'node:crypto'
-import { inspect } from 'node:util'
 import { type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
 import { deployIdRegistry } from '@porthole/dev-stack/contracts'
 import {
@@ -19,17 +18,19 @@ import {
 import type { Hono } from 'hono'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
   newEmail,
   type TestClient,
+  watchLogs,
 } from '../../../test/embedded.js'
 import { createApp } from '../../app.js'
 import type { Config } from '../../http/config.js'
@@ -58,15 +59,12 @@ let client: TestClient
 let mailer: MemoryMailer
 let offset = 0
 const now = () => new Date(Date.now() + offset)
-const onError = vi.fn()
-const consoleSpies: MockInstance[] = []
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** States, device ids, session tokens, channel tokens, nonces, signatures: none may reach a log. */
 const secrets = new Set<string>()
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   anvil = await startAnvil()
   relay = await createFarcasterRelay()
   const registry = await deployIdRegistry({
@@ -94,7 +92,7 @@ afterAll(async () => {
   await testDb?.close()
   await relay?.close()
   await anvil?.stop()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 const secret = <value extends string>(value: value) => {
@@ -194,8 +192,7 @@ describe('POST /auth/v1/farcaster/start', () => {
   test('refuses a state used before (409 state_in_use)', async () => {
     const { state, deviceId } = await started()
     const again = await start({ state, deviceId })
-    expect(again.status).toBe(409)
-    expect((await errorOf(again)).code).toBe('state_in_use')
+    await expectRefused(again, 409, 'state_in_use')
   })
 
   test('refuses another browser origin than the secure frame (403)', async () => {
@@ -203,8 +200,7 @@ describe('POST /auth/v1/farcaster/start', () => {
       { state: newState(), deviceId: newDevice() },
       { origin: 'https://evil.example' },
     )
-    expect(response.status).toBe(403)
-    expect((await errorOf(response)).code).toBe('origin_not_allowed')
+    await expectRefused(response, 403, 'origin_not_allowed')
     const collect = await result(
       { state: newState(), deviceId: newDevice() },
       { origin: 'https://evil.example' },
@@ -271,8 +267,7 @@ describe('a Farcaster login, end to end', () => {
     expect(session.status).toBe(200)
 
     const again = await result(body)
-    expect(again.status).toBe(410)
-    expect((await errorOf(again)).code).toBe('login_expired')
+    await expectRefused(again, 410, 'login_expired')
   })
 
   test('the same fid finds the same user on every device; another fid is another user', async () => {
@@ -288,8 +283,7 @@ describe('a Farcaster login, end to end', () => {
     const login = await started()
     await sign(login.uri)
     const response = await result({ state: login.state, deviceId: newDevice() })
-    expect(response.status).toBe(403)
-    expect((await errorOf(response)).code).toBe('device_mismatch')
+    await expectRefused(response, 403, 'device_mismatch')
     // The right device still can.
     expect((await result({ state: login.state, deviceId: login.deviceId })).status).toBe(200)
   })
@@ -315,8 +309,7 @@ describe('a Farcaster login, end to end', () => {
     )
     const body = { state: login.state, deviceId: login.deviceId }
     const response = await result(body, { on: other })
-    expect(response.status).toBe(502)
-    expect((await errorOf(response)).code).toBe('farcaster_unavailable')
+    await expectRefused(response, 502, 'farcaster_unavailable')
     await sign(login.uri)
     expect((await result(body)).status).toBe(200)
   })
@@ -432,8 +425,7 @@ describe('inv-18 strict bodies on farcaster start and result', () => {
 
   test('invalid JSON is 400 invalid_json', async () => {
     const response = await start('{"state":')
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_json')
+    await expectRefused(response, 400, 'invalid_json')
   })
 })
 
@@ -455,13 +447,6 @@ describe('inv-13 Farcaster logins started from one IP are limited', () => {
 
 describe('inv-11 no state, device id, token, channel token, nonce or signature in the logs', () => {
   test('console output and reported errors never hold a secret', () => {
-    expect(secrets.size).toBeGreaterThan(20)
-    expect(onError).toHaveBeenCalled()
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    for (const text of logged) {
-      for (const value of secrets) expect(text).not.toContain(value)
-    }
+    expectNoSecret(secrets, 20)
   })
 })

@@ -56,7 +56,7 @@ import {
   isStateUsed,
   loginExpired,
   pendingAnswer,
-  readPendingLogin,
+  readCollection,
   signInOrAskEmail,
   startPendingLogin,
   stateInUse,
@@ -186,11 +186,12 @@ export function createFarcasterRoutes({
 
   app.post('/auth/v1/farcaster/result', limit, async (c) => {
     fromFrame(c)
-    const { project } = await readProjectQuery(c, db, Query)
-    const body = parseInput(FarcasterResultRequest, await readJsonBody(c), 'body')
     const time = at()
-    const stateSha256 = sha256Hex(body.state)
-    const row = await readPendingLogin(db, FarcasterLogin, { ...body, projectId: project.id }, time)
+    const { project, stateSha256, row } = await readCollection(c, db, {
+      body: FarcasterResultRequest,
+      kind: FarcasterLogin,
+      at: time,
+    })
     if (row.consumed || row.expired) throw loginExpired()
 
     let completed: FarcasterCompleted

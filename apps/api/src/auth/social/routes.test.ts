@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import { inspect } from 'node:util'
 import { runInNewContext } from 'node:vm'
 import { serve } from '@hono/node-server'
 import {
@@ -10,18 +9,20 @@ import {
 } from '@porthole/dev-stack/oidcProvider'
 import { SocialDoneMessage } from '@porthole/protocol/Embedded'
 import type { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createTestDb, type TestDb } from '../../../test/db.js'
 import {
   createMemoryMailer,
   createTestClient,
   errorOf,
+  expectRefused,
   fakeWallet,
   type MemoryMailer,
   newDeviceId,
   newEmail,
   signUp,
   type TestClient,
+  watchLogs,
 } from '../../../test/embedded.js'
 import { createApp } from '../../app.js'
 import type { Config } from '../../http/config.js'
@@ -53,15 +54,12 @@ let mailer: MemoryMailer
 /** Added to the real time: the ID tokens are checked against the real clock, expiry against this. */
 let offset = 0
 const now = () => new Date(Date.now() + offset)
-const onError = vi.fn()
-const consoleSpies: MockInstance[] = []
+const { onError, spyOnConsole, restoreConsole, expectNoSecret } = watchLogs()
 /** States, device ids, tokens and the client secret: none may reach a log. */
 const secrets = new Set<string>([oauthClient.clientSecret])
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    consoleSpies.push(vi.spyOn(console, method))
-  }
+  spyOnConsole()
   op = await createOidcProvider({
     clients: [{ ...oauthClient, redirectUris: [redirectUri] }],
     users: [defaultOidcUser, bob, carol],
@@ -79,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await testDb?.close()
   await op?.close()
-  for (const spy of consoleSpies) spy.mockRestore()
+  restoreConsole()
 })
 
 function newState(): string {
@@ -309,8 +307,7 @@ describe('POST /auth/v1/social/start', () => {
     const state = newState()
     expect((await start({ provider: 'google', deviceId: newDevice(), state })).status).toBe(200)
     const again = await start({ provider: 'google', deviceId: newDevice(), state })
-    expect(again.status).toBe(409)
-    expect((await errorOf(again)).code).toBe('state_in_use')
+    await expectRefused(again, 409, 'state_in_use')
   })
 
   test('refuses another browser origin than the secure frame; a server-side call has none', async () => {
@@ -340,8 +337,7 @@ describe('POST /auth/v1/social/start', () => {
       state: newState(),
       ...change,
     })
-    expect(response.status).toBe(400)
-    expect((await errorOf(response)).code).toBe('invalid_body')
+    await expectRefused(response, 400, 'invalid_body')
   })
 })
 
@@ -935,8 +931,7 @@ describe('a social login through real HTTP servers', () => {
     secrets.add(claim)
     // No claim at all: refused by the body's schema, before anything is looked up.
     const none = await post('/auth/v1/social/result', { state, deviceId })
-    expect(none.status).toBe(400)
-    expect((await errorOf(none)).code).toBe('invalid_body')
+    await expectRefused(none, 400, 'invalid_body')
 
     const wrong = await post('/auth/v1/social/result', { state, deviceId, claim: anyClaim() })
     expect(wrong.status).toBe(403)
@@ -946,8 +941,7 @@ describe('a social login through real HTTP servers', () => {
     })
     // The login is dead, even for the right claim.
     const late = await post('/auth/v1/social/result', { state, deviceId, claim })
-    expect(late.status).toBe(410)
-    expect((await errorOf(late)).code).toBe('login_expired')
+    await expectRefused(late, 410, 'login_expired')
     expect(await deviceVerified(deviceId)).toBe(false)
     expect(
       await count(
@@ -1121,13 +1115,6 @@ describe('GET /auth/v1/social/done', () => {
 
 describe('inv-11 no state, device id, token or client secret in the logs', () => {
   test('console output and reported errors never hold a secret', () => {
-    expect(secrets.size).toBeGreaterThan(10)
-    const logged = [...consoleSpies.flatMap((spy) => spy.mock.calls), ...onError.mock.calls].map(
-      (args) => inspect(args, { depth: 5 }),
-    )
-    expect(onError).toHaveBeenCalled()
-    for (const text of logged) {
-      for (const secret of secrets) expect(text).not.toContain(secret)
-    }
+    expectNoSecret(secrets, 10)
   })
 })

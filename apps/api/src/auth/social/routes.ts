@@ -58,6 +58,7 @@ import {
   commonQuery,
   limitBody,
   parseInput,
+  readFormFields,
   readJsonBody,
   readQuery,
   requireOrigin,
@@ -80,7 +81,7 @@ import {
   loginExpired,
   pendingAnswer,
   pendingLoginTtlSeconds,
-  readPendingLogin,
+  readCollection,
   signInOrAskEmail,
   startPendingLogin,
 } from '../pendingLogin.js'
@@ -315,11 +316,12 @@ export function createSocialRoutes({
 
   app.post('/auth/v1/social/result', limit, async (c) => {
     fromFrame(c)
-    const { project } = await readProjectQuery(c, db, Query)
-    const body = parseInput(SocialResultRequest, await readJsonBody(c), 'body')
     const time = at()
-    const stateSha256 = sha256Hex(body.state)
-    const row = await readPendingLogin(db, SocialLogin, { ...body, projectId: project.id }, time)
+    const { project, body, stateSha256, row } = await readCollection(c, db, {
+      body: SocialResultRequest,
+      kind: SocialLogin,
+      at: time,
+    })
     if (row.expired) throw loginExpired()
     if (!row.completed) {
       if (row.consumed) throw loginExpired()
@@ -451,14 +453,7 @@ async function fail(db: Queryable, stateSha256: string, failure: Failure, at: At
 async function readCallbackParams(c: Context): Promise<unknown> {
   try {
     if (c.req.method === 'GET') return readQuery(c)
-    const type = c.req.header('content-type') ?? ''
-    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined
-    const fields: Record<string, string> = {}
-    for (const [name, value] of new URLSearchParams(await c.req.text())) {
-      if (Object.hasOwn(fields, name)) return undefined
-      fields[name] = value
-    }
-    return fields
+    return await readFormFields(c)
   } catch {
     return undefined
   }

@@ -17,47 +17,44 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { type Node, run, typedData, wallet } from '../../../test/rpcWallet.js'
+import { run, scriptedNode, shown, typedData, wallet } from '../../../test/rpcWallet.js'
 import { loginWithEmail, type TestContext } from '../../../test/testContext.js'
-import { toDisplay } from '../../approval/decode.js'
 import { connectEmail } from '../../handlers/connectEmail.js'
 import { connectOtp } from '../../handlers/connectOtp.js'
 import { handleRpc } from '../../rpc/policy.js'
 import type { ApprovalRequest, RequestApproval } from '../session.js'
 
+/** personal_sign of `message` by `account` answers the account's signature of `text`. */
+async function expectPersonalSign(
+  context: Parameters<typeof run>[0],
+  account: string,
+  message: string,
+  text: string,
+): Promise<void> {
+  const signature = (await run(context, {
+    method: 'personal_sign',
+    params: [message, account],
+  })) as Hex
+  await expect(verifyMessage({ address: account as Hex, message: text, signature })).resolves.toBe(
+    true,
+  )
+}
+
 describe('signing', () => {
   test('personal_sign signs the raw bytes with the EVM account', async () => {
     const { context, addresses } = await wallet()
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['0x68656c6c6f', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, '0x68656c6c6f', 'hello')
   })
 
   test('personal_sign also signs a plain text message', async () => {
     const { context, addresses } = await wallet()
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['hello', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, 'hello', 'hello')
   })
 
   test('signing works after a reload (the auth share is fetched again)', async () => {
     const { context, addresses } = await wallet()
     context.memory.unlocked = undefined
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: ['0x68656c6c6f', addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: 'hello', signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, '0x68656c6c6f', 'hello')
   })
 
   test('eth_signTypedData_v4 signs the EIP-712 data, given as JSON or as an object', async () => {
@@ -86,23 +83,16 @@ describe('signing', () => {
   test('eth_sendTransaction fills nonce, gas and fees through the proxy, signs EIP-1559 and sends it', async () => {
     let raw: Hex | undefined
     const { context, addresses, node } = await wallet({
-      node: (method, params) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x5'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x3b9aca00'
-          case 'eth_getBlockByNumber':
-            return { number: '0x10', baseFeePerGas: '0x64' }
-          case 'eth_sendRawTransaction':
-            raw = (params as [Hex])[0]
-            return keccak256(raw)
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x5',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x3b9aca00',
+        eth_getBlockByNumber: { number: '0x10', baseFeePerGas: '0x64' },
+        eth_sendRawTransaction: (params: unknown) => {
+          raw = (params as [Hex])[0]
+          return keccak256(raw)
+        },
+      }),
     })
     const to = '0x000000000000000000000000000000000000dEaD'
     const hash = await run(context, {
@@ -560,24 +550,6 @@ describe('wallet_getCallsStatus', () => {
 // ---------------------------------------------------------------------------
 // What is shown is what is signed (SECURITY.md 20)
 
-/** What the approval shows for `request`: its title, notes, then one line per field and text. */
-function shown(request: ApprovalRequest | undefined): string {
-  if (!request) throw new Error('no approval was shown')
-  const display = toDisplay(request)
-  return [
-    display.title,
-    ...display.notes,
-    ...display.sections.flatMap((section) =>
-      section.type === 'fields'
-        ? [
-            ...(section.title ? [section.title] : []),
-            ...section.fields.map((field) => `${field.label}: ${field.value}`),
-          ]
-        : [`${section.title}: ${section.text}`],
-    ),
-  ].join('\n')
-}
-
 /** The params an approval showed. */
 function paramsOf(request: ApprovalRequest | undefined): unknown {
   if (!request) throw new Error('no approval was shown')
@@ -835,22 +807,13 @@ describe('inv-20 what you see is what you sign', () => {
 
   test('native amounts are in the network’s own currency (POL on Polygon), fees included', async () => {
     const { context, addresses, approvals } = await wallet({
-      node: (method) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x0'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x3b9aca00'
-          case 'eth_getBlockByNumber':
-            return { baseFeePerGas: '0x3b9aca00' }
-          case 'eth_sendRawTransaction':
-            return keccak256('0x01')
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x0',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x3b9aca00',
+        eth_getBlockByNumber: { baseFeePerGas: '0x3b9aca00' },
+        eth_sendRawTransaction: keccak256('0x01'),
+      }),
     })
     await run(context, {
       method: 'eth_sendTransaction',
@@ -994,25 +957,17 @@ describe('inv-20 what you see is what you sign', () => {
   test('on a network without EIP-1559 the transaction is legacy, its gas price shown and signed', async () => {
     let raw: Hex | undefined
     const { context, addresses, approvals } = await wallet({
-      node: (method, params) => {
-        switch (method) {
-          case 'eth_getTransactionCount':
-            return '0x3'
-          case 'eth_estimateGas':
-            return '0x5208'
-          case 'eth_maxPriorityFeePerGas':
-            return '0x0'
-          case 'eth_getBlockByNumber':
-            return { number: '0x10' }
-          case 'eth_gasPrice':
-            return '0x12a05f200'
-          case 'eth_sendRawTransaction':
-            raw = (params as [Hex])[0]
-            return keccak256(raw)
-          default:
-            throw new Error(`unexpected ${method}`)
-        }
-      },
+      node: scriptedNode({
+        eth_getTransactionCount: '0x3',
+        eth_estimateGas: '0x5208',
+        eth_maxPriorityFeePerGas: '0x0',
+        eth_getBlockByNumber: { number: '0x10' },
+        eth_gasPrice: '0x12a05f200',
+        eth_sendRawTransaction: (params: unknown) => {
+          raw = (params as [Hex])[0]
+          return keccak256(raw)
+        },
+      }),
     })
     await run(context, {
       method: 'eth_sendTransaction',
@@ -1115,13 +1070,7 @@ describe('inv-20 sign-in messages', () => {
     const { context, addresses, requestApproval } = await wallet()
     context.ancestorOrigin = () => origin
     const text = message(addresses.eip155)
-    const signature = (await run(context, {
-      method: 'personal_sign',
-      params: [text, addresses.eip155],
-    })) as Hex
-    await expect(
-      verifyMessage({ address: addresses.eip155 as Hex, message: text, signature }),
-    ).resolves.toBe(true)
+    await expectPersonalSign(context, addresses.eip155, text, text)
     expect(requestApproval).toHaveBeenCalledTimes(1)
   })
 })
@@ -1140,25 +1089,15 @@ describe('inv-18 eth_sendTransaction params', () => {
     'maxFeePerGas',
     'maxPriorityFeePerGas',
   ])
-  const node: Node = (method) => {
-    switch (method) {
-      case 'eth_getTransactionCount':
-        return '0x1'
-      case 'eth_estimateGas':
-        return '0x5208'
-      case 'eth_maxPriorityFeePerGas':
-      case 'eth_gasPrice':
-        return '0x3b9aca00'
-      case 'eth_getBlockByNumber':
-        return { baseFeePerGas: '0x3b9aca00' }
-      case 'eth_call':
-        return '0x'
-      case 'eth_sendRawTransaction':
-        return keccak256('0x01')
-      default:
-        throw new Error(`unexpected ${method}`)
-    }
-  }
+  const node = scriptedNode({
+    eth_getTransactionCount: '0x1',
+    eth_estimateGas: '0x5208',
+    eth_maxPriorityFeePerGas: '0x3b9aca00',
+    eth_gasPrice: '0x3b9aca00',
+    eth_getBlockByNumber: { baseFeePerGas: '0x3b9aca00' },
+    eth_call: '0x',
+    eth_sendRawTransaction: keccak256('0x01'),
+  })
 
   test('any params are refused (an RPC error, before any approval) or shown normalised, keys and aliases folded', async () => {
     const { context, addresses, approvals } = await wallet({ node })

@@ -56,6 +56,13 @@ export function prepareSolana({
   if (namespaceOf(chainId) !== 'solana')
     throw new InvalidParamsError(`${method} is not available on ${chainId}`)
   const account = user.addresses.solana
+  /** The request as shown, signed with the wallet's Solana key once approved. */
+  const approve = (shown: unknown, sign: (key: Uint8Array) => unknown): Prepared => ({
+    chainId,
+    account,
+    params: shown,
+    sign: () => withSolanaKey(context, sign),
+  })
   switch (method) {
     case 'solana_signMessage': {
       const { message, pubkey } = parseParams(SolanaSignMessageParams, params, method)
@@ -73,47 +80,29 @@ export function prepareSolana({
         )
       assertSignInFor(new TextDecoder().decode(bytes), origin)
       const shown = toFrozenJson({ message, pubkey: account })
-      return {
-        chainId,
-        account,
-        params: shown,
-        sign: () =>
-          withSolanaKey(context, (key) => ({
-            signature: base58.encode(ed25519.sign(base58.decode(shown.message), key)),
-          })),
-      }
+      return approve(shown, (key) => ({
+        signature: base58.encode(ed25519.sign(base58.decode(shown.message), key)),
+      }))
     }
     case 'solana_signTransaction': {
       const shown = toFrozenJson(parseParams(SignTransactionParams, params, method))
       // Checked before it is shown; signed from the shown text.
       parseTransactions([shown.transaction], base58.decode(account))
-      return {
-        chainId,
-        account,
-        params: shown,
-        sign: () =>
-          withSolanaKey(context, (key) => {
-            const [parsed] = parseTransactions([shown.transaction], base58.decode(account))
-            if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
-            return { transaction: signTransaction(parsed, key) }
-          }),
-      }
+      return approve(shown, (key) => {
+        const [parsed] = parseTransactions([shown.transaction], base58.decode(account))
+        if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
+        return { transaction: signTransaction(parsed, key) }
+      })
     }
     case 'solana_signAllTransactions': {
       const shown = toFrozenJson(parseParams(SignAllTransactionsParams, params, method))
       // Every transaction is checked before the one approval for the batch.
       parseTransactions(shown.transactions, base58.decode(account))
-      return {
-        chainId,
-        account,
-        params: shown,
-        sign: () =>
-          withSolanaKey(context, (key) => ({
-            transactions: parseTransactions(shown.transactions, base58.decode(account)).map(
-              (transaction) => signTransaction(transaction, key),
-            ),
-          })),
-      }
+      return approve(shown, (key) => ({
+        transactions: parseTransactions(shown.transactions, base58.decode(account)).map(
+          (transaction) => signTransaction(transaction, key),
+        ),
+      }))
     }
   }
 }

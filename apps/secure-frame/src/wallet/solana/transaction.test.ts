@@ -3,11 +3,10 @@ import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { wallet as rpcWallet, solanaMainnet } from '../../../test/rpcWallet.js'
+import { wallet as rpcWallet, shown, solanaMainnet } from '../../../test/rpcWallet.js'
 import type { TestContext } from '../../../test/testContext.js'
-import { toDisplay } from '../../approval/decode.js'
 import { handleRpc, methodNotSupported } from '../../rpc/policy.js'
-import type { ApprovalRequest, RequestApproval } from '../session.js'
+import type { RequestApproval } from '../session.js'
 import { maxTransactionBytes, parseTransaction } from './transaction.js'
 
 const _email = 'ada@example.com'
@@ -455,6 +454,15 @@ function isRefusal(error: unknown): boolean {
   return error instanceof RpcError && (error.code === -32602 || error.code === 4100)
 }
 
+/** Whether the wallet refuses `method` with `params` as `isRefusal` allows (it neither answers nor crashes). */
+async function refuses(context: TestContext, method: string, params: unknown): Promise<boolean> {
+  const error = await run(context, method, params).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  return isRefusal(error)
+}
+
 describe('inv-18 solana transactions', () => {
   test('random bytes never crash the parser', () => {
     const key = randomKey()
@@ -495,11 +503,7 @@ describe('inv-18 solana transactions', () => {
           const text = base64.encode(bytes)
           const params = all ? { transactions: [text] } : { transaction: text }
           const method = all ? 'solana_signAllTransactions' : 'solana_signTransaction'
-          const error = await run(context, method, params).then(
-            () => undefined,
-            (caught: unknown) => caught,
-          )
-          return isRefusal(error)
+          return refuses(context, method, params)
         },
       ),
       { numRuns: 300 },
@@ -513,11 +517,7 @@ describe('inv-18 solana transactions', () => {
     await fc.assert(
       fc.asyncProperty(fc.anything(), fc.boolean(), async (params, all) => {
         const method = all ? 'solana_signAllTransactions' : 'solana_signTransaction'
-        const error = await run(context, method, params).then(
-          () => undefined,
-          (caught: unknown) => caught,
-        )
-        return isRefusal(error)
+        return refuses(context, method, params)
       }),
       { numRuns: 300 },
     )
@@ -528,24 +528,6 @@ describe('inv-18 solana transactions', () => {
 
 // ---------------------------------------------------------------------------
 // What is shown is what is signed (SECURITY.md 20)
-
-/** What the approval shows for `request`: its title, notes, then one line per field and text. */
-function shown(request: ApprovalRequest | undefined): string {
-  if (!request) throw new Error('no approval was shown')
-  const display = toDisplay(request)
-  return [
-    display.title,
-    ...display.notes,
-    ...display.sections.flatMap((section) =>
-      section.type === 'fields'
-        ? [
-            ...(section.title ? [section.title] : []),
-            ...section.fields.map((field) => `${field.label}: ${field.value}`),
-          ]
-        : [`${section.title}: ${section.text}`],
-    ),
-  ].join('\n')
-}
 
 const u64 = (value: bigint) => {
   const bytes: number[] = []

@@ -2,6 +2,7 @@ import type { WalletEntry } from '@porthole/protocol/Api'
 import type { HostWallet } from '@porthole/protocol/Host'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { walletEntry } from '../../../test/api.js'
 import { type ConnectEntry, connectorIdOf, toConnectList, walletConnectId } from './connectList.js'
 
 /** A registry id: 64 lowercase hex digits, as the API serves them. */
@@ -14,18 +15,8 @@ const hostWallet = (rdns: string, uuid = `uuid-${rdns || 'legacy'}`): HostWallet
   rdns,
 })
 
-const registryWallet = (id: string, rdns: string | null = null): WalletEntry => ({
-  id,
-  name: `Registry ${id.slice(0, 4)}`,
-  image_id: null,
-  rdns,
-  chains: ['eip155:1'],
-  homepage: null,
-  mobile_link: null,
-  desktop_link: null,
-  webapp_link: null,
-  badge_type: null,
-})
+const registryWallet = (id: string, rdns: string | null = null): WalletEntry =>
+  walletEntry({ id, name: `Registry ${id.slice(0, 4)}`, rdns })
 
 const summary = (entries: ConnectEntry[]) => entries.map(({ key, tag }) => ({ key, tag }))
 

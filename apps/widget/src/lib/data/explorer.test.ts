@@ -1,21 +1,16 @@
 import type { WalletsPage } from '@porthole/protocol/Api'
 import { sdkVersionDefault } from '@porthole/protocol/Constants'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { walletEntry } from '../../../test/api.js'
 import type { Api } from './api.js'
 import { getWallets, nextPage, searchTerm, searchWallets } from './explorer.js'
 
-const wallet = (n: number) => ({
-  id: n.toString(16).padStart(64, '0'),
-  name: `Wallet ${n}`,
-  image_id: n.toString(16).padStart(64, '0'),
-  rdns: null,
-  chains: ['eip155:1'],
-  homepage: null,
-  mobile_link: null,
-  desktop_link: null,
-  webapp_link: null,
-  badge_type: null,
-})
+const wallet = (n: number) =>
+  walletEntry({
+    id: n.toString(16).padStart(64, '0'),
+    name: `Wallet ${n}`,
+    image_id: n.toString(16).padStart(64, '0'),
+  })
 
 const page = (from: number, size: number, count: number): WalletsPage => ({
   count,

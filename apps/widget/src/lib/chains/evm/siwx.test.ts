@@ -311,9 +311,27 @@ describe('followSession', () => {
     expect(store.getState()).toMatchObject({ session: null, open: false, history: ['Account'] })
   })
 
-  test('opens SIWXSignMessage for a connected account on a supported network without a session', () => {
+  test.each<[string, () => void]>([
+    [
+      'opens SIWXSignMessage for a connected account on a supported network without a session',
+      () => {},
+    ],
+    [
+      'treats an expired stored session as none',
+      () => writeStored(hostOrigin, { [caipAddress]: sessionUntil(anHourAgo()) }),
+    ],
+    [
+      "never uses another host origin's stored session (SECURITY.md 9)",
+      () => writeStored(otherOrigin, { [caipAddress]: sessionUntil(inAnHour(), otherOrigin) }),
+    ],
+    [
+      'treats a malformed stored entry as no session',
+      () => writeStored(hostOrigin, { [caipAddress]: { message: 'm', signature: '0x00' } }),
+    ],
+  ])('%s', (_, stored) => {
+    stored()
     store.setState({ connection: connected, history: ['Account'] })
-    followSession(connected, true)
+    expect(() => followSession(connected, true)).not.toThrow()
     expect(store.getState()).toMatchObject({
       session: null,
       open: true,
@@ -327,28 +345,6 @@ describe('followSession', () => {
     store.setState({ connection: connected, history: ['Account'] })
     followSession(connected, true)
     expect(store.getState()).toMatchObject({ session, open: false, history: ['Account'] })
-  })
-
-  test('treats an expired stored session as none', () => {
-    writeStored(hostOrigin, { [caipAddress]: sessionUntil(anHourAgo()) })
-    store.setState({ connection: connected, history: ['Account'] })
-    followSession(connected, true)
-    expect(store.getState()).toMatchObject({
-      session: null,
-      open: true,
-      history: ['SIWXSignMessage'],
-    })
-  })
-
-  test("never uses another host origin's stored session (SECURITY.md 9)", () => {
-    writeStored(otherOrigin, { [caipAddress]: sessionUntil(inAnHour(), otherOrigin) })
-    store.setState({ connection: connected, history: ['Account'] })
-    followSession(connected, true)
-    expect(store.getState()).toMatchObject({
-      session: null,
-      open: true,
-      history: ['SIWXSignMessage'],
-    })
   })
 
   test('asks nothing on an unsupported network', () => {
@@ -376,17 +372,6 @@ describe('followSession', () => {
     })
     followSession(disconnected, true)
     expect(store.getState()).toMatchObject({ session: null, open: true, history: ['Connect'] })
-  })
-
-  test('treats a malformed stored entry as no session', () => {
-    writeStored(hostOrigin, { [caipAddress]: { message: 'm', signature: '0x00' } })
-    store.setState({ connection: connected, history: ['Account'] })
-    expect(() => followSession(connected, true)).not.toThrow()
-    expect(store.getState()).toMatchObject({
-      session: null,
-      open: true,
-      history: ['SIWXSignMessage'],
-    })
   })
 })
 
