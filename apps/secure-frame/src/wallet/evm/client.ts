@@ -25,9 +25,9 @@ export const maxNonce = BigInt(Number.MAX_SAFE_INTEGER)
 /** The answers viem reads to fill a transaction, and what each must be. */
 const checks: Record<string, (answer: unknown) => unknown> = {
   eth_getTransactionCount: (answer) => {
-    if (typeof answer === 'string' && quantity.test(answer) && BigInt(answer) <= maxNonce)
-      return answer
-    throw new UnexpectedAnswerError('nonce')
+    const nonce = toQuantity(answer, 'nonce')
+    if (BigInt(nonce) > maxNonce) throw new UnexpectedAnswerError('nonce')
+    return nonce
   },
   eth_estimateGas: (answer) => toQuantity(answer, 'gas estimate'),
   eth_gasPrice: (answer) => toQuantity(answer, 'gas price'),
