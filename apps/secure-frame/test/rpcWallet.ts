@@ -9,7 +9,7 @@ import { connectEmail } from '../src/handlers/connectEmail.js'
 import { connectOtp } from '../src/handlers/connectOtp.js'
 import { handleRpc } from '../src/rpc/policy.js'
 import type { ApprovalRequest, RequestApproval } from '../src/wallet/session.js'
-import { createMemoryApi } from './memoryApi.js'
+import { createMemoryApi, type MemoryApiOptions } from './memoryApi.js'
 import { createTestContext, loginWithEmail, type TestContext } from './testContext.js'
 
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
@@ -32,10 +32,17 @@ export function scriptedNode(answers: Record<string, unknown>): Node {
   }
 }
 
-/** A logged-in frame whose approval UI answers `decide`, over a scripted node. */
-export async function wallet(options: { decide?: RequestApproval; node?: Node } = {}) {
+/**
+ * A logged-in frame whose approval UI answers `decide`, over a scripted node,
+ * or over `rpc` (e.g. the real API's proxy) when given.
+ */
+export async function wallet(
+  options: { decide?: RequestApproval; node?: Node; rpc?: MemoryApiOptions['rpc'] } = {},
+) {
   const node = vi.fn<Node>(options.node ?? (() => '0x0'))
-  const api = createMemoryApi({ rpc: async (_, method, params) => node(method, params) })
+  const api = createMemoryApi({
+    rpc: options.rpc ?? (async (_, method, params) => node(method, params)),
+  })
   const approvals: ApprovalRequest[] = []
   const decide = options.decide ?? (async () => {})
   const requestApproval = vi.fn<RequestApproval>(async (request, approvalOptions) => {

@@ -2,10 +2,11 @@
  * Solana's needs-approval methods, checked and normalised before they are
  * shown (SECURITY.md 20): a message (never one that parses as a
  * transaction), one transaction or a batch, each signed with the wallet's
- * Ed25519 key from the very text shown.
+ * Ed25519 key from the very text shown; one transaction signed, then sent
+ * through the API's RPC proxy (send.ts).
  */
 import { ed25519 } from '@noble/curves/ed25519'
-import { InvalidParamsError } from '@porthole/protocol/Errors'
+import { AbortedError, InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { base58 } from '@scure/base'
 import { toFrozenJson } from '../../approval/request.js'
@@ -20,6 +21,7 @@ import {
 import { namespaceOf, solanaMainnet } from '../session.js'
 import { withSolanaKey } from '../signer.js'
 import { assertSignInFor } from '../signIn.js'
+import { assertNetwork, parseSendParams, type SolanaRpc, sendSigned } from './send.js'
 import {
   parseTransactions,
   SignAllTransactionsParams,
@@ -32,6 +34,7 @@ export const solanaMethods = [
   'solana_signMessage',
   'solana_signTransaction',
   'solana_signAllTransactions',
+  'solana_signAndSendTransaction',
 ] as const
 export type SolanaMethod = (typeof solanaMethods)[number]
 
@@ -44,18 +47,19 @@ const SolanaSignMessageParams = z.strictObject({
  * Checks a Solana request against the wallet (its account, a Solana
  * network) and normalises it; nothing is signed until `sign`.
  */
-export function prepareSolana({
+export async function prepareSolana({
   context,
   request,
   user,
   current,
   origin,
-}: PrepareParameters<SolanaMethod>): Prepared {
+}: PrepareParameters<SolanaMethod>): Promise<Prepared> {
   const { method, params } = request
   const chainId = request.chainId ?? (namespaceOf(current) === 'solana' ? current : solanaMainnet)
   if (namespaceOf(chainId) !== 'solana')
     throw new InvalidParamsError(`${method} is not available on ${chainId}`)
   const account = user.addresses.solana
+  const rpc: SolanaRpc = (name, args) => context.api.rpc(chainId, name, args)
   /** The request as shown, signed with the wallet's Solana key once approved. */
   const approve = (shown: unknown, sign: (key: Uint8Array) => unknown): Prepared => ({
     chainId,
@@ -93,6 +97,27 @@ export function prepareSolana({
         if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
         return { transaction: signTransaction(parsed, key) }
       })
+    }
+    case 'solana_signAndSendTransaction': {
+      const shown = toFrozenJson(parseSendParams(params))
+      // Checked before it is shown, as solana_signTransaction's; signed from the shown text.
+      parseTransactions([shown.transaction], base58.decode(account))
+      await assertNetwork(rpc, chainId)
+      return {
+        chainId,
+        account,
+        params: shown,
+        sign: async (signal) => {
+          const signed = await withSolanaKey(context, (key) => {
+            const [parsed] = parseTransactions([shown.transaction], base58.decode(account))
+            if (!parsed) throw new InvalidParamsError(`Invalid parameters for ${method}.`)
+            return signTransaction(parsed, key)
+          })
+          // Given up on before the send: nothing leaves the frame (SECURITY.md 17).
+          if (signal.aborted) throw new AbortedError()
+          return sendSigned(rpc, signed, shown.sendOptions)
+        },
+      }
     }
     case 'solana_signAllTransactions': {
       const shown = toFrozenJson(parseParams(SignAllTransactionsParams, params, method))

@@ -3,17 +3,25 @@ import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { wallet as rpcWallet, shown, solanaMainnet } from '../../../test/rpcWallet.js'
+import {
+  type Node,
+  wallet as rpcWallet,
+  scriptedNode,
+  shown,
+  solanaMainnet,
+} from '../../../test/rpcWallet.js'
 import type { TestContext } from '../../../test/testContext.js'
-import { handleRpc, methodNotSupported } from '../../rpc/policy.js'
+import { UpstreamError } from '../../lib/errors.js'
+import { handleRpc } from '../../rpc/policy.js'
 import type { RequestApproval } from '../session.js'
+import { invalidCommitmentMessage, preflightCommitments } from './send.js'
 import { maxTransactionBytes, parseTransaction } from './transaction.js'
 
 const _email = 'ada@example.com'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
-/** A logged-in frame whose approval UI answers `decide`, with its Solana key. */
-async function wallet(options: { decide?: RequestApproval } = {}) {
+/** A logged-in frame whose approval UI answers `decide`, with its Solana key, over `node`. */
+async function wallet(options: { decide?: RequestApproval; node?: Node } = {}) {
   const result = await rpcWallet(options)
   return { ...result, key: base58.decode(result.addresses.solana) }
 }
@@ -225,6 +233,274 @@ describe('solana_signAllTransactions', () => {
 
 // ---------------------------------------------------------------------------
 
+/** Solana mainnet's genesis hash: its first 32 characters name `solanaMainnet`. */
+const mainnetGenesis = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d'
+/** The transaction id a node answers for `text`: its first signature, base58. */
+const firstSignature = (text: string) => base58.encode(base64.decode(text).slice(1, 65))
+
+/** A node on Solana mainnet that sends what it is given and answers its signature. */
+const honestNode = (answers: Record<string, unknown> = {}) =>
+  scriptedNode({
+    getGenesisHash: mainnetGenesis,
+    sendTransaction: ([text]: [string]) => firstSignature(text),
+    ...answers,
+  })
+
+/** The `sendTransaction` calls `node` got: [transaction, config]. */
+const sends = (node: { mock: { calls: [string, unknown][] } }) =>
+  node.mock.calls
+    .filter(([method]) => method === 'sendTransaction')
+    .map(([, params]) => params as [string, unknown])
+
+describe('solana_signAndSendTransaction', () => {
+  test.each([
+    ['alone', { cosigner: false }],
+    ['with a cosigner (the transaction id is the first signature)', { cosigner: true }],
+  ])(
+    'inv-20 shows the transaction, signs it in our slot and sends that: %s',
+    async (_, options) => {
+      const { context, key, addresses, approvals, node } = await wallet({ node: honestNode() })
+      const { body, bytes, index } = transfer(key, options)
+      const params = {
+        transaction: base64.encode(bytes),
+        sendOptions: { preflightCommitment: 'confirmed', skipPreflight: false, maxRetries: 3 },
+      }
+      const result = (await run(context, 'solana_signAndSendTransaction', params)) as {
+        signature: string
+      }
+      expect(approvals).toEqual([
+        {
+          method: 'solana_signAndSendTransaction',
+          params,
+          chainId: solanaMainnet,
+          account: addresses.solana,
+          origin: 'https://host.example',
+          chainName: 'Solana',
+        },
+      ])
+      const [sent = ['', undefined]] = sends(node)
+      expectSigned(sent[0], bytes, body, key, index)
+      expect(sent[1]).toEqual({ ...params.sendOptions, encoding: 'base64' })
+      expect(result).toEqual({ signature: firstSignature(sent[0]) })
+      // The network is checked before the approval: genesis hash, then the send after it.
+      expect(node.mock.calls.map(([method]) => method)).toEqual([
+        'getGenesisHash',
+        'sendTransaction',
+      ])
+    },
+  )
+
+  test('without sendOptions, sends with base64 encoding alone', async () => {
+    const { context, key, node } = await wallet({ node: honestNode() })
+    await run(context, 'solana_signAndSendTransaction', {
+      transaction: base64.encode(transfer(key).bytes),
+    })
+    expect(sends(node)[0]?.[1]).toEqual({ encoding: 'base64' })
+  })
+
+  test.each(
+    preflightCommitments.map(
+      (name) =>
+        [
+          name,
+          { recent: 'processed', single: 'confirmed', singleGossip: 'confirmed' }[
+            name as 'recent'
+          ] ?? (name === 'root' || name === 'max' ? 'finalized' : name),
+        ] as const,
+    ),
+  )('takes the preflight commitment %s, shown and sent as %s', async (commitment, current) => {
+    const { context, key, approvals, node } = await wallet({ node: honestNode() })
+    await run(context, 'solana_signAndSendTransaction', {
+      transaction: base64.encode(transfer(key).bytes),
+      sendOptions: { preflightCommitment: commitment, minContextSlot: 7 },
+    })
+    expect(approvals[0]?.params).toMatchObject({
+      sendOptions: { preflightCommitment: current, minContextSlot: 7 },
+    })
+    expect(sends(node)[0]?.[1]).toEqual({
+      preflightCommitment: current,
+      minContextSlot: 7,
+      encoding: 'base64',
+    })
+  })
+
+  test.each([
+    'Processed',
+    'FINALIZED',
+    'singlegossip',
+    'confirmed ',
+    '',
+    'maxx',
+    'base64',
+    'x'.repeat(100_000),
+    42,
+    null,
+    true,
+    ['confirmed'],
+    { level: 'confirmed' },
+  ])(
+    'refuses the preflight commitment %j with -32602 and a clear message, before any approval',
+    async (commitment) => {
+      const { context, key, requestApproval, readShare, node } = await wallet({
+        node: honestNode(),
+      })
+      await expect(
+        run(context, 'solana_signAndSendTransaction', {
+          transaction: base64.encode(transfer(key).bytes),
+          sendOptions: { preflightCommitment: commitment },
+        }),
+      ).rejects.toMatchObject({ code: -32602, message: invalidCommitmentMessage })
+      expect(invalidCommitmentMessage).toBe(
+        'The preflight commitment must be one of processed, confirmed, finalized, recent, single, singleGossip, root or max.',
+      )
+      expect(requestApproval).not.toHaveBeenCalled()
+      expect(readShare).not.toHaveBeenCalled()
+      expect(node).not.toHaveBeenCalled()
+    },
+  )
+
+  test.each([
+    ['an unknown send option', { commitment: 'confirmed' }],
+    ['skipPreflight not a boolean', { skipPreflight: 'yes' }],
+    ['negative maxRetries', { maxRetries: -1 }],
+    ['fractional maxRetries', { maxRetries: 1.5 }],
+    ['too many maxRetries', { maxRetries: 101 }],
+    ['a negative minContextSlot', { minContextSlot: -1 }],
+    ['an unsafe minContextSlot', { minContextSlot: 2 ** 60 }],
+    ['sendOptions not an object', 'confirmed'],
+  ])('refuses %s with -32602 before any approval', async (_, sendOptions) => {
+    const { context, key, requestApproval, node } = await wallet({ node: honestNode() })
+    await expect(
+      run(context, 'solana_signAndSendTransaction', {
+        transaction: base64.encode(transfer(key).bytes),
+        sendOptions,
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid parameters for solana_signAndSendTransaction.',
+    })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(node).not.toHaveBeenCalled()
+  })
+
+  test('refuses a batch (-32602): one transaction is signed and sent per request', async () => {
+    const { context, key, requestApproval, node } = await wallet({ node: honestNode() })
+    const text = base64.encode(transfer(key).bytes)
+    await expect(
+      run(context, 'solana_signAndSendTransaction', { transactions: [text, text] }),
+    ).rejects.toMatchObject({ code: -32602 })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(node).not.toHaveBeenCalled()
+  })
+
+  test.each([
+    [
+      'the proxy refuses a network the project does not offer',
+      () => {
+        throw new UpstreamError(
+          -32602,
+          `The project 'porthole-dev' does not offer ${solanaMainnet}`,
+        )
+      },
+      { code: -32602, message: /does not offer/ },
+    ],
+    [
+      "the proxy's node is another network",
+      'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG',
+      { code: -32603, message: 'The network answered an unexpected genesis hash' },
+    ],
+    ['the proxy answers no genesis hash', null, { code: -32603 }],
+  ])('refuses before any approval when %s', async (_, genesis, error) => {
+    const { context, key, requestApproval, readShare, node } = await wallet({
+      node: honestNode({ getGenesisHash: genesis }),
+    })
+    await expect(
+      run(context, 'solana_signAndSendTransaction', {
+        transaction: base64.encode(transfer(key).bytes),
+      }),
+    ).rejects.toMatchObject({
+      code: error.code,
+      ...('message' in error ? { message: error.message } : {}),
+    })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+    expect(sends(node)).toEqual([])
+  })
+
+  test.each([
+    ['another signature', () => base58.encode(filled(64, 0x42))],
+    ['a hex hash', () => `0x${'ab'.repeat(32)}`],
+    ['nothing', () => null],
+    ['an object', () => ({ signature: 'x' })],
+    [
+      'the signature of the transaction before signing',
+      ([text]: [string]) => firstSignature(text).replace(/./, '2'),
+    ],
+  ])(
+    "refuses the proxy's answer when it is %s, not this transaction's signature (-32603)",
+    async (_, answer) => {
+      const { context, key, node } = await wallet({
+        node: honestNode({ sendTransaction: answer }),
+      })
+      await expect(
+        run(context, 'solana_signAndSendTransaction', {
+          transaction: base64.encode(transfer(key).bytes),
+        }),
+      ).rejects.toMatchObject({
+        code: -32603,
+        message: 'The network answered an unexpected transaction signature',
+      })
+      expect(sends(node)).toHaveLength(1)
+    },
+  )
+
+  test("relays the node's refusal of the transaction with its code", async () => {
+    const { context, key } = await wallet({
+      node: honestNode({
+        sendTransaction: () => {
+          throw new UpstreamError(-32002, 'The RPC endpoint answered with an error')
+        },
+      }),
+    })
+    await expect(
+      run(context, 'solana_signAndSendTransaction', {
+        transaction: base64.encode(transfer(key).bytes),
+      }),
+    ).rejects.toMatchObject({ code: -32002 })
+  })
+
+  test('rejected by the user (4001): nothing is signed or sent', async () => {
+    const { context, key, requestApproval, readShare, node } = await wallet({
+      decide: () => Promise.reject(new UserRejectedError()),
+      node: honestNode(),
+    })
+    await expect(
+      run(context, 'solana_signAndSendTransaction', {
+        transaction: base64.encode(transfer(key).bytes),
+      }),
+    ).rejects.toMatchObject({ code: 4001 })
+    expect(requestApproval).toHaveBeenCalledTimes(1)
+    expect(readShare).not.toHaveBeenCalled()
+    expect(sends(node)).toEqual([])
+  })
+
+  test('inv-17 given up on the moment it is approved: signed, but not sent (4001)', async () => {
+    const { context, key, node } = await wallet({ node: honestNode() })
+    const controller = new AbortController()
+    await expect(
+      handleRpc(
+        context,
+        {
+          method: 'solana_signAndSendTransaction',
+          params: { transaction: base64.encode(transfer(key).bytes) },
+        },
+        { signal: controller.signal, onApproved: () => controller.abort() },
+      ),
+    ).rejects.toMatchObject({ code: 4001 })
+    expect(sends(node)).toEqual([])
+  })
+})
+
 describe('inv-06 solana transactions', () => {
   test.each(['solana_signTransaction', 'solana_signAllTransactions'])(
     '%s rejected by the user (4001) signs nothing',
@@ -240,17 +516,6 @@ describe('inv-06 solana transactions', () => {
       expect(readShare).not.toHaveBeenCalled()
     },
   )
-
-  test("solana_signAndSendTransaction still answers 'Method not supported yet' (no Solana node here)", async () => {
-    const { context, key, requestApproval, readShare } = await wallet()
-    await expect(
-      run(context, 'solana_signAndSendTransaction', {
-        transaction: base64.encode(transfer(key).bytes),
-      }),
-    ).rejects.toMatchObject({ code: 4200, message: methodNotSupported })
-    expect(requestApproval).not.toHaveBeenCalled()
-    expect(readShare).not.toHaveBeenCalled()
-  })
 
   const valid = (key: Uint8Array) => base64.encode(transfer(key).bytes)
   const one = (text: string) => ({ transaction: text })
@@ -387,19 +652,19 @@ describe('inv-06 solana transactions', () => {
     ],
   ]
 
-  test.each(cases)(
-    'solana_signTransaction with %s is refused (%i) before any approval',
-    async (_, code, params, chainId) => {
-      const { context, key, requestApproval, readShare } = await wallet()
-      await expect(
-        run(context, 'solana_signTransaction', params(key), chainId),
-      ).rejects.toMatchObject({
-        code,
-      })
-      expect(requestApproval).not.toHaveBeenCalled()
-      expect(readShare).not.toHaveBeenCalled()
-    },
-  )
+  test.each(
+    ['solana_signTransaction', 'solana_signAndSendTransaction'].flatMap((method) =>
+      cases.map(([name, code, params, chainId]) => [method, name, code, params, chainId] as const),
+    ),
+  )('%s with %s is refused (%i) before any approval', async (method, _, code, params, chainId) => {
+    const { context, key, requestApproval, readShare, node } = await wallet()
+    await expect(run(context, method, params(key), chainId)).rejects.toMatchObject({
+      code,
+    })
+    expect(requestApproval).not.toHaveBeenCalled()
+    expect(readShare).not.toHaveBeenCalled()
+    expect(node).not.toHaveBeenCalled()
+  })
 
   const batchCases: [string, number, (key: Uint8Array) => unknown][] = [
     ['no transactions', -32602, () => ({ transactions: [] })],

@@ -27,7 +27,7 @@ export const maxTransactions = 32
 
 const maxBase64Length = Math.ceil(maxTransactionBytes / 3) * 4
 
-const Base64Transaction = z
+export const Base64Transaction = z
   .string()
   .min(4)
   .max(maxBase64Length)
