@@ -15,6 +15,8 @@ import { needsApproval } from '@porthole/protocol/EmbeddedRpc'
 import { ErrorCode, RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { type Address, getAddress } from 'viem'
 import { createConnector } from 'wagmi'
+import { queryClient } from '../../data/queryClient.js'
+import { projectConfigQuery } from '../../host/projectConfig.js'
 import { waitForSecureChannel } from '../../secure/frame.js'
 import { clearEmailLogin } from '../../secure/login.js'
 import { router } from '../../state/router.js'
@@ -125,6 +127,17 @@ export async function withApproval<result>(
   }
 }
 
+/**
+ * The network of a request: the project's first Solana network for a
+ * `solana_*` method (until the Solana adapter routes those with its own
+ * connection's network), else the connection's EVM chain.
+ */
+async function networkOf(method: string, chainId: number | null): Promise<string | undefined> {
+  if (!method.startsWith('solana_')) return chainId === null ? undefined : toEip155(chainId)
+  const { networks } = await queryClient.fetchQuery(projectConfigQuery)
+  return networks.find((network) => network.startsWith('solana:'))
+}
+
 export function embedded() {
   let chainId: number | null = null
   let accounts: readonly Address[] = []
@@ -138,10 +151,11 @@ export function embedded() {
       { signal }: RequestOptions = {},
     ): Promise<unknown> => {
       const channel = await waitForSecureChannel()
+      const network = await networkOf(method, chainId)
       const body = {
         method,
         ...(params === undefined ? {} : { params: params as unknown[] }),
-        ...(chainId === null ? {} : { chainId: toEip155(chainId) }),
+        ...(network === undefined ? {} : { chainId: network }),
         // The host origin the browser gave the widget, for a frame whose browser
         // has no `location.ancestorOrigins` (it prefers its own, SECURITY.md 8).
         ...(hostOrigin() ? { origin: hostOrigin() as string } : {}),
