@@ -10,9 +10,8 @@ import { devSolanaKeypair } from '@porthole/dev-stack/solanaKeys'
 import {
   freshSolanaAddress,
   solanaBalance,
-  solanaBlockhash,
   solanaRpc,
-  solanaTransfer,
+  solanaTransferNow,
 } from '@porthole/dev-stack/solanaTransfers'
 import { solanaUrl } from '@porthole/dev-stack/stack'
 import {
@@ -55,11 +54,10 @@ async function embeddedSolanaAddress(page: Page): Promise<string> {
 /** Funds `address` with `lamports` from a Solana dev account of this worker's. */
 async function fund(address: string, lamports: number) {
   const funder = devSolanaKeypair(5 + (test.info().workerIndex % 5))
-  const transaction = solanaTransfer({
+  const transaction = await solanaTransferNow(solanaUrl, {
     from: funder.publicKey.toBase58(),
     to: address,
     lamports,
-    blockhash: await solanaBlockhash(solanaUrl),
     signer: funder,
   })
   const sent = await solanaRpc(solanaUrl, 'sendTransaction', [transaction, { encoding: 'base64' }])
@@ -75,11 +73,10 @@ test.describe('embedded wallet on Solana Local', () => {
     const wallet = await embeddedSolanaAddress(page)
     await fund(wallet, 1_000_000_000)
     const receiver = freshSolanaAddress()
-    const transaction = solanaTransfer({
+    const transaction = await solanaTransferNow(solanaUrl, {
       from: wallet,
       to: receiver,
       lamports: 250_000_000,
-      blockhash: await solanaBlockhash(solanaUrl),
     })
 
     await startRequest(page, 'solana_signAndSendTransaction', {
@@ -108,11 +105,10 @@ test.describe('embedded wallet on Solana Local', () => {
     await loginWithEmail(page, freshEmail('solbad'))
     const wallet = await embeddedSolanaAddress(page)
     const receiver = freshSolanaAddress()
-    const transaction = solanaTransfer({
+    const transaction = await solanaTransferNow(solanaUrl, {
       from: wallet,
       to: receiver,
       lamports: 1000,
-      blockhash: await solanaBlockhash(solanaUrl),
     })
     const pages = page.context().pages().length
     await startRequest(page, 'solana_signAndSendTransaction', {

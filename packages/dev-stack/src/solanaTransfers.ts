@@ -37,6 +37,14 @@ export function solanaTransfer({
     .toString('base64')
 }
 
+/** {@link solanaTransfer} on the latest blockhash of the node at `url`. */
+export async function solanaTransferNow(
+  url: string,
+  transfer: Omit<Parameters<typeof solanaTransfer>[0], 'blockhash'>,
+): Promise<string> {
+  return solanaTransfer({ ...transfer, blockhash: await solanaBlockhash(url) })
+}
+
 /** A fresh Solana address nobody holds the key to keep (a receiver whose balance starts at 0). */
 export function freshSolanaAddress(): string {
   return Keypair.generate().publicKey.toBase58()

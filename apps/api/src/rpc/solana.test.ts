@@ -10,8 +10,7 @@ import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNod
 import {
   freshSolanaAddress,
   solanaBalance,
-  solanaBlockhash,
-  solanaTransfer,
+  solanaTransferNow,
 } from '@porthole/dev-stack/solanaTransfers'
 import { devSolanaToken } from '@porthole/dev-stack/stack'
 import { base58, base64 } from '@scure/base'
@@ -77,10 +76,8 @@ async function expectRefused(response: Response, status: number, code: number, m
 }
 
 /** A signed transfer of `lamports` from the payer to `to`, base64. */
-async function signedTransfer(to: string, lamports: number) {
-  const blockhash = await solanaBlockhash(node.url)
-  return solanaTransfer({ from: payerAddress, to, lamports, blockhash, signer: payer })
-}
+const signedTransfer = (to: string, lamports: number) =>
+  solanaTransferNow(node.url, { from: payerAddress, to, lamports, signer: payer })
 
 describe('the proxy serves Solana Local from the real node', () => {
   test("the reads of web3.js's Connection and spl-token's getAccount/getMint reach it", async () => {

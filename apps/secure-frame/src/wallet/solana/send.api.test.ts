@@ -9,9 +9,8 @@ import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNod
 import {
   freshSolanaAddress,
   solanaBalance,
-  solanaBlockhash,
   solanaRpc,
-  solanaTransfer,
+  solanaTransferNow,
 } from '@porthole/dev-stack/solanaTransfers'
 import { UserRejectedError } from '@porthole/protocol/Errors'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -80,11 +79,10 @@ async function localWallet(
   const { projectId = 'porthole-dev', lamports = 10 ** 9, decide } = options
   const result = await wallet({ ...(decide ? { decide } : {}), rpc: proxyOf(projectId) })
   const funder = devSolanaKeypair(3)
-  const funding = solanaTransfer({
+  const funding = await solanaTransferNow(node.url, {
     from: funder.publicKey.toBase58(),
     to: result.addresses.solana,
     lamports,
-    blockhash: await solanaBlockhash(node.url),
     signer: funder,
   })
   const sent = await solanaRpc(node.url, 'sendTransaction', [funding, { encoding: 'base64' }])
@@ -93,9 +91,8 @@ async function localWallet(
 }
 
 /** A transfer of `lamports` from the wallet to `to` on the node's latest blockhash, unsigned. */
-async function transferFrom(from: string, to: string, lamports: number) {
-  return solanaTransfer({ from, to, lamports, blockhash: await solanaBlockhash(node.url) })
-}
+const transferFrom = (from: string, to: string, lamports: number) =>
+  solanaTransferNow(node.url, { from, to, lamports })
 
 const signAndSend = (
   context: Awaited<ReturnType<typeof wallet>>['context'],
