@@ -456,7 +456,6 @@ function seedDevAccounts(node: {
     (_, index) => devSolanaKeypair(index).publicKey,
   )
   for (const owner of owners) node.airdrop(owner, devLamports)
-  if (process.env.STEP === 'air') return
   const send = (instructions: TransactionInstruction[], signers: Keypair[] = []) => {
     const message = new TransactionMessage({
       payerKey: authority.publicKey,
@@ -486,7 +485,6 @@ function seedDevAccounts(node: {
     ],
     [mint],
   )
-  if (process.env.STEP === 'mint') return
   for (const owner of owners) {
     const account = getAssociatedTokenAddressSync(mint.publicKey, owner)
     send([
