@@ -14,7 +14,7 @@ import {
   TimeoutReason,
 } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
-import type { HostSpec, State, WidgetSpec } from '@porthole/protocol/Host'
+import type { HostSpec, StandardWalletRequest, State, WidgetSpec } from '@porthole/protocol/Host'
 import {
   channel as channelName,
   initialState,
@@ -91,15 +91,21 @@ const none = (value: unknown): undefined => {
   if (value !== undefined) throw new TypeError('Unexpected result')
 }
 
+const same = <value>(value: value) => value
+
 const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
-  params: { hostWalletRequest: parseHostWalletRequest },
+  params: {
+    hostWalletRequest: parseHostWalletRequest,
+    // Parsed by the Solana bridge (`loader-solana.js`), which alone answers it.
+    standardWalletRequest: same as Channel.Parse<StandardWalletRequest>,
+  },
   events: { state: parseState, providerEvent: parseProviderEvent, alert: parseAlert },
   results: {
     open: none,
     close: none,
     setTheme: none,
     disconnect: none,
-    providerRequest: (value) => value,
+    providerRequest: same,
     signIn: none,
     signOut: none,
   },

@@ -3,7 +3,8 @@
  * (DESIGN.md section 3). The widget answers `open`, `close`, `setTheme`,
  * `disconnect` and `providerRequest`, and emits `state` on every change of
  * what the host sees and `alert` for each alert raised. It also drives the
- * host page's own wallets through the loader's bridge (`requestHostWallet`).
+ * host page's own wallets through the loader's bridge (`requestHostWallet`,
+ * and `requestStandardWallet` for its Wallet Standard wallets).
  */
 import * as Channel from '@porthole/protocol/Channel'
 import * as Contract from '@porthole/protocol/Contract'
@@ -52,6 +53,12 @@ const hostWalletListeners = new Set<(event: Host.HostWalletEvent) => void>()
 export function requestHostWallet(request: Host.HostWalletRequest): Promise<unknown> {
   if (!current || current.closed) return Promise.reject(new DisconnectedError())
   return current.request('hostWalletRequest', request, { timeout: hostWalletTimeout })
+}
+
+/** Calls a feature of one of the host page's Wallet Standard wallets, through the loader. */
+export function requestStandardWallet(request: Host.StandardWalletRequest): Promise<unknown> {
+  if (!current || current.closed) return Promise.reject(new DisconnectedError())
+  return current.request('standardWalletRequest', request, { timeout: hostWalletTimeout })
 }
 
 /** Calls `listener` with every event of a host wallet the widget has used. */
@@ -122,6 +129,7 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
   current = channel
 
   channel.on('hostWallets', ({ wallets }) => store.setState({ hostWallets: wallets }))
+  channel.on('standardWallets', ({ wallets }) => store.setState({ standardWallets: wallets }))
   channel.on('hostWalletEvent', (event) => {
     for (const listener of [...hostWalletListeners]) listener(event)
   })

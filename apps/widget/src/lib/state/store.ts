@@ -3,7 +3,7 @@
  * `useSyncExternalStore`, see `hooks/useStore.ts`). Everything the host can
  * see is derived from it (`lib/host/channel.ts`).
  */
-import type { Alert, AlertCode, HostWallet, Session } from '@porthole/protocol/Host'
+import type { Alert, AlertCode, HostWallet, Session, StandardWallet } from '@porthole/protocol/Host'
 import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
 import type { Toast } from './toast.js'
 
@@ -132,6 +132,8 @@ export type WidgetState = {
   alerts: readonly WidgetAlert[]
   /** The host page's own wallets, from the loader's bridge. */
   hostWallets: readonly HostWallet[]
+  /** The host page's Solana wallets (Wallet Standard), from the loader's bridge. */
+  standardWallets: readonly StandardWallet[]
   /** Whether the lazily loaded EVM layer (wagmi) is up. */
   evm: 'idle' | 'loading' | 'ready' | 'failed'
   connection: Connection
@@ -168,6 +170,7 @@ export const initialState: WidgetState = {
   secureFrame: 'idle',
   alerts: [],
   hostWallets: [],
+  standardWallets: [],
   evm: 'idle',
   connection: disconnected,
   connecting: null,
