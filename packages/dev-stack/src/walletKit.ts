@@ -126,8 +126,8 @@ const SOLANA_METHODS = [
   'solana_signTransaction',
   'solana_signAndSendTransaction',
 ]
-/** The Solana networks the wallet knows: the local node's first, then the public ones. */
-const SOLANA_CHAINS = [Solana.localnet, ...Solana.all].map(({ caipNetworkId }) => caipNetworkId)
+/** The Solana networks the wallet knows: the public ones and the local node's. */
+const SOLANA_CHAINS = Solana.all.map(({ caipNetworkId }) => caipNetworkId)
 
 export async function createTestWalletKit(options: TestWalletKitOptions): Promise<TestWalletKit> {
   const {
