@@ -443,6 +443,7 @@ describe('createTestWalletKit', () => {
     })
 
     test('the session holds the dev Solana account on the proposed Solana network, beside EIP-155', () => {
+      expect(solanaWallet.proposals.at(-1)?.optionalNamespaces.solana?.chains).toEqual([local])
       expect(solanaWallet.solanaAddress).toBe(devSolanaKeypair(0).publicKey.toBase58())
       expect(solanaDapp.session?.namespaces.solana?.accounts).toEqual([
         `${local}:${solanaWallet.solanaAddress}`,

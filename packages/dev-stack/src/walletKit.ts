@@ -73,6 +73,8 @@ export type TestWalletKit = {
   readonly solanaAddress: string
   readonly behaviour: TestWalletKitBehaviour
   setBehaviour(behaviour: TestWalletKitBehaviour): void
+  /** Every session proposal received, in order: what the dapp asked for. */
+  readonly proposals: readonly WalletKitTypes.SessionProposal['params'][]
   /** Every session request received, in order (including refused ones). */
   readonly requests: readonly TestWalletKitRequest[]
   /** Failures while handling a proposal or a request (a test that hangs can read why here). */
@@ -155,6 +157,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
 
   /** Chains the wallet knows: the node's, mainnet, and those added with wallet_addEthereumChain. */
   const knownChains = new Set([nodeChainId, 1])
+  const proposals: WalletKitTypes.SessionProposal['params'][] = []
   const requests: TestWalletKitRequest[] = []
   const errors: unknown[] = []
 
@@ -185,6 +188,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     chains.map((id) => `eip155:${id}:${account.address}`)
 
   const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+    proposals.push(params)
     if (behaviour === 'reject') {
       await walletKit.rejectSession({ id, reason: getSdkError('USER_REJECTED') })
       return
@@ -346,6 +350,7 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     setBehaviour(next) {
       behaviour = next
     },
+    proposals,
     requests,
     errors,
     async pair(uri) {
