@@ -25,7 +25,7 @@ import {
 } from 'wagmi/actions'
 import { queryClient } from '../../data/queryClient.js'
 import { rememberRecent } from '../../data/recent.js'
-import { UnverifiedHostError } from '../../errors.js'
+import { NoEvmAccountsError, UnverifiedHostError } from '../../errors.js'
 import { emitProviderEvent } from '../../host/channel.js'
 import { projectConfigQuery } from '../../host/projectConfig.js'
 import { followSupport, waitForConnection } from '../../state/connection.js'
@@ -202,6 +202,8 @@ export const evmConnection = {
    * Starts a WalletConnect pairing: `onUri` receives its URI. Calling it again
    * replaces the pairing (the old URI stops working); the promise of the
    * attempt that connects resolves, the others never matter to the caller.
+   * A wallet that connects Solana accounts only connects too: its session is
+   * the Solana adapter's (`solana/walletConnect.ts`), wagmi stays as it was.
    */
   async pairWalletConnect(onUri: (uri: string) => void): Promise<void> {
     const config = await ready
@@ -211,7 +213,9 @@ export const evmConnection = {
     }
     connector.emitter.on('message', onMessage)
     try {
-      await connect(config, { connector })
+      await connect(config, { connector }).catch((error: unknown) => {
+        if (!(error instanceof NoEvmAccountsError)) throw error
+      })
       rememberRecent('walletConnect')
     } finally {
       connector.emitter.off('message', onMessage)
