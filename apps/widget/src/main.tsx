@@ -12,7 +12,8 @@ import { App, preloadViews } from './App.js'
 import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
-import { readRecent } from './lib/data/recent.js'
+import { readRecent, solanaConnectionKey } from './lib/data/recent.js'
+import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
 import { projectConfigQuery } from './lib/host/projectConfig.js'
@@ -57,6 +58,10 @@ const stopWaiting = store.subscribe(() => {
   if (store.getState().verification !== 'verified') return
   stopWaiting()
   void loadChain().catch(() => undefined)
+  // A Solana connection to restore: its adapter loads now too.
+  const { hostOrigin } = store.getState()
+  if (hostOrigin && storage.getItem(solanaConnectionKey(hostOrigin)))
+    void loadChain('solana').catch(() => undefined)
   void preloadViews().catch(() => undefined)
 })
 

@@ -84,6 +84,17 @@ export const isChainLoaded = (namespace: AdapterNamespace = activeNamespace()): 
   store.getState()[adapters[namespace].status] === 'ready'
 
 /**
+ * A WalletConnect pairing (`onUri` gets each URI): wagmi's connector pairs,
+ * proposing EIP-155 and the project's Solana networks; a wallet that connects
+ * Solana accounts only is then the Solana adapter's connection.
+ */
+export async function pairWalletConnect(onUri: (uri: string) => void): Promise<void> {
+  await (await loadChain('eip155')).pairWalletConnect(onUri)
+  if (store.getState().connection.status !== 'connected')
+    await (await loadChain('solana')).pairWalletConnect(onUri)
+}
+
+/**
  * Connects the embedded wallet (the secure frame is logged in) in the
  * namespace the host or the project asked for (`preferredNamespace`).
  */

@@ -17,16 +17,21 @@ import {
 import type { ProviderRequest } from '@porthole/protocol/Host'
 import { z } from '@porthole/protocol/zod'
 import { base58, base64 } from '@scure/base'
+import { standardConnectorIdOf, walletConnectId } from '../../data/connectList.js'
 import { queryClient } from '../../data/queryClient.js'
-import { rememberRecent } from '../../data/recent.js'
+import { rememberRecent, solanaConnectionKey } from '../../data/recent.js'
 import { storage } from '../../data/storage.js'
 import { UnverifiedHostError } from '../../errors.js'
 import { projectConfigQuery } from '../../host/projectConfig.js'
+import { embeddedConnectorId } from '../../secure/approval.js'
 import { followSupport, waitForConnection } from '../../state/connection.js'
 import { router } from '../../state/router.js'
 import { type Connection, disconnected, store } from '../../state/store.js'
+import { embeddedWallet } from './embeddedWallet.js'
 import { standardConnectorPrefix, standardWallet } from './standard.js'
 import type { SolanaWallet } from './wallet.js'
+import { onSolanaSessionChange, solanaSession } from './walletConnect.js'
+import { walletConnectWallet } from './walletConnectWallet.js'
 
 /** 4100: the host asked for something that needs a connected Solana wallet. */
 export class NotConnectedError extends RpcError {
@@ -51,7 +56,7 @@ let current: Current | null = null
 let networks: string[] = []
 
 /** The connector id of the last connection on this host, for a reconnect on reload. */
-const storedKey = () => `porthole.solana.${store.getState().hostOrigin}`
+const storedKey = () => solanaConnectionKey(store.getState().hostOrigin ?? '')
 
 export const isSupportedNetwork = (caipNetworkId: string): boolean =>
   networks.includes(caipNetworkId)
@@ -103,6 +108,8 @@ function startingNetwork(wallet: SolanaWallet): string {
 export function walletOf(connectorId: string): SolanaWallet {
   if (connectorId.startsWith(standardConnectorPrefix))
     return standardWallet(connectorId.slice(standardConnectorPrefix.length))
+  if (connectorId === walletConnectId) return walletConnectWallet()
+  if (connectorId === embeddedConnectorId) return embeddedWallet(() => networks[0])
   throw new RpcError(ErrorCode.disconnected, 'That wallet is no longer available.')
 }
 
@@ -152,20 +159,47 @@ function followStandardWallets(): void {
   })
 }
 
-/** Reconnects the wallet of the last connection on this host, silently, once it is listed. */
+/** A WalletConnect session that ends (or loses its Solana accounts) ends its connection. */
+function followWalletConnect(): void {
+  onSolanaSessionChange(() => {
+    if (current?.wallet.id === walletConnectId && !solanaSession()) detach()
+  })
+}
+
+/**
+ * Reconnects the wallet of the last connection on this host, silently: a
+ * Standard wallet once the loader lists it, WalletConnect once its session is
+ * restored, the embedded wallet if the frame is still logged in.
+ */
 function reconnect(): void {
   const connectorId = storage.getItem(storedKey())
-  if (!connectorId?.startsWith(standardConnectorPrefix)) return
-  const name = connectorId.slice(standardConnectorPrefix.length)
-  const attempt = () => {
-    if (!store.getState().standardWallets.some((wallet) => wallet.name === name)) return false
+  if (!connectorId) return
+  const tryAttach = () => {
     void attach(walletOf(connectorId), true).catch(() => undefined)
-    return true
   }
-  if (attempt()) return
-  const stop = store.subscribe(() => {
-    if (current || attempt()) stop()
-  })
+  const available = () =>
+    connectorId === embeddedConnectorId ||
+    (connectorId === walletConnectId
+      ? solanaSession() !== undefined
+      : store
+          .getState()
+          .standardWallets.some((wallet) => standardConnectorIdOf(wallet) === connectorId))
+  if (available()) {
+    tryAttach()
+    return
+  }
+  const stop = () => {
+    stopStore()
+    stopSession()
+  }
+  const check = () => {
+    if (current) return stop()
+    if (!available()) return
+    stop()
+    tryAttach()
+  }
+  const stopStore = store.subscribe(check)
+  const stopSession = onSolanaSessionChange(check)
 }
 
 export const ready: Promise<void> = (async () => {
@@ -174,6 +208,7 @@ export const ready: Promise<void> = (async () => {
   const config = await queryClient.fetchQuery(projectConfigQuery)
   networks = config.networks.filter((id) => getByCaipNetworkId(id)?.chainNamespace === 'solana')
   followStandardWallets()
+  followWalletConnect()
   reconnect()
 })()
 // Callers see a failure; this only keeps it from being reported as unhandled.
@@ -244,8 +279,14 @@ export const solanaConnection = {
 
   async connect(connectorId: string): Promise<void> {
     await ready
-    await attach(walletOf(connectorId), false)
+    if (!(await attach(walletOf(connectorId), false)))
+      throw new RpcError(ErrorCode.disconnected, 'The wallet connected no Solana account.')
     rememberRecent(connectorId)
+  },
+
+  /** Connects the embedded wallet's Solana account once the secure frame holds a logged-in wallet. */
+  async connectEmbedded(): Promise<void> {
+    await solanaConnection.connect(embeddedConnectorId)
   },
 
   async disconnect(): Promise<void> {
@@ -270,9 +311,9 @@ export const solanaConnection = {
   /** Signs a UTF-8 message; the signature in base58. */
   async signMessage(message: string): Promise<string> {
     await ready
-    const { wallet, address } = connected()
+    const { wallet, address, caipNetworkId } = connected()
     const signature = await wallet
-      .signMessage(address, new TextEncoder().encode(message))
+      .signMessage(address, new TextEncoder().encode(message), caipNetworkId)
       .catch(fromWallet)
     return base58.encode(signature)
   },
@@ -298,11 +339,11 @@ export const solanaConnection = {
           params,
           '{ message: base58, pubkey: address }',
         )
-        const { wallet, address } = connected()
+        const { wallet, address, caipNetworkId } = connected()
         if (pubkey !== address)
           throw new RpcError(ErrorCode.unauthorized, 'That account is not the connected one.')
         const signature = await wallet
-          .signMessage(address, base58.decode(message))
+          .signMessage(address, base58.decode(message), caipNetworkId)
           .catch(fromWallet)
         return { signature: base58.encode(signature) }
       }

@@ -6,6 +6,7 @@
  * spl-token.
  */
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
+import { walletConnectId } from '../../data/connectList.js'
 import { getBalance, getTokenBalances } from './balances.js'
 import { connected, ready, solanaConnection } from './connection.js'
 import { buildTransfer, waitForSignature } from './send.js'
@@ -36,10 +37,11 @@ export const solana = {
 
   waitForSend: async (id: string, caipNetworkId: string) => waitForSignature(id, caipNetworkId),
 
-  // Not yet for Solana: WalletConnect, the embedded wallet, sign-in.
-  pairWalletConnect: async () => notYet('WalletConnect'),
+  /** A pairing is wagmi's connector's (`pairWalletConnect` in `../index.ts`); its Solana accounts connect here. */
+  pairWalletConnect: async () => solanaConnection.connect(walletConnectId),
   cancelConnecting: async () => undefined,
-  connectEmbedded: async () => notYet('The embedded wallet'),
+
+  // Not yet for Solana: sign-in.
   requestSignIn: async () => notYet('Sign-in'),
   signIn: async () => notYet('Sign-in'),
   cancelSignIn: async () => solanaConnection.disconnect(),

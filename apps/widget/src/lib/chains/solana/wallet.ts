@@ -21,7 +21,7 @@ export type SolanaWallet = {
   disconnect(): Promise<void>
   /** Makes `caipNetworkId` the wallet's network, where a wallet has one (the embedded wallet). */
   switchNetwork?(caipNetworkId: string): Promise<void>
-  signMessage(address: string, message: Uint8Array): Promise<Uint8Array>
+  signMessage(address: string, message: Uint8Array, caipNetworkId: string): Promise<Uint8Array>
   signTransaction(
     address: string,
     transaction: Uint8Array,
