@@ -9,7 +9,7 @@ import { seed } from '../src/projects/seed.js'
 /** Test-only code: the build tests fail on a bundle that holds this marker. */
 ;(globalThis as Record<string, unknown>)['porthole:test-only'] = true
 
-/** The dev project's features and networks as the seed writes them (the local chain first). */
+/** The dev project's features and networks as the seed writes them (the local chain first, Solana Local first among Solana's). */
 export const seededDevProject = {
   features: {
     email: true,
@@ -19,7 +19,15 @@ export const seededDevProject = {
     history: false,
     analytics: true,
   },
-  networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+  networks: [
+    'eip155:31337',
+    'eip155:1',
+    'eip155:11155111',
+    'eip155:8453',
+    'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
+    'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  ],
 }
 
 export type TestDb = {

@@ -9,7 +9,7 @@ import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadViews } from './App.js'
-import { isChainLoaded, loadChain } from './lib/chains/index.js'
+import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
 import { readRecent } from './lib/data/recent.js'
@@ -42,7 +42,12 @@ if (siwxSetting === 'invalid')
 
 void handshake.then(({ port, origin }) => {
   store.setState({ hostOrigin: origin, recent: readRecent(origin) })
-  connectHost({ port, origin, chain: () => loadChain(), chainLoaded: () => isChainLoaded() })
+  connectHost({
+    port,
+    origin,
+    chain: (method) => loadChain(namespaceOfRequest(method)),
+    chainLoaded: () => isChainLoaded(),
+  })
   void runVerification()
 })
 

@@ -96,7 +96,7 @@ describe('Evm.getById', () => {
   })
 })
 
-describe('Solana.all', () => {
+describe('Solana.networks', () => {
   test.each([
     ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', false, Solana.mainnet],
     ['solana:4uhcVJyU9pJkvQyS88uRDiswHXSRkz3J', true, Solana.testnet],
@@ -108,7 +108,13 @@ describe('Solana.all', () => {
   })
 
   test('has mainnet, testnet and devnet', () => {
-    expect(Solana.all).toEqual([Solana.mainnet, Solana.testnet, Solana.devnet])
+    expect(Solana.networks).toEqual([Solana.mainnet, Solana.testnet, Solana.devnet])
+  })
+})
+
+describe('Solana.all', () => {
+  test('is the 3 public networks followed by Solana Local', () => {
+    expect(Solana.all).toEqual([...Solana.networks, Solana.localnet])
   })
 })
 
@@ -125,9 +131,10 @@ describe('Solana.localnet', () => {
     })
   })
 
-  test('is not among the public networks', () => {
-    expect(Solana.all).not.toContain(Solana.localnet)
-    expect(Networks.getByCaipNetworkId(Solana.localnet.caipNetworkId)).toBeUndefined()
+  // Beside the public networks as anvil's 31337 is beside the EVM list (issue 13).
+  test('is not one of the public networks, but a known network', () => {
+    expect(Solana.networks).not.toContain(Solana.localnet)
+    expect(Networks.getByCaipNetworkId(Solana.localnet.caipNetworkId)).toBe(Solana.localnet)
   })
 })
 
@@ -159,12 +166,13 @@ describe('Bitcoin.all', () => {
 })
 
 describe('all', () => {
-  test('holds 24 EVM networks, the local chain, 3 Solana and 3 Bitcoin networks', () => {
-    expect(Networks.all).toHaveLength(31)
+  test('holds 24 EVM networks, the local chain, 3 Solana networks, Solana Local and 3 Bitcoin networks', () => {
+    expect(Networks.all).toHaveLength(32)
     expect(Networks.all.filter((network) => network.chainNamespace === 'eip155')).toHaveLength(25)
-    expect(Networks.all.filter((network) => network.chainNamespace === 'solana')).toHaveLength(3)
+    expect(Networks.all.filter((network) => network.chainNamespace === 'solana')).toHaveLength(4)
     expect(Networks.all.filter((network) => network.chainNamespace === 'bip122')).toHaveLength(3)
     expect(Networks.all).toContain(Evm.localChain)
+    expect(Networks.all).toContain(Solana.localnet)
   })
 
   test('has unique CAIP-2 ids', () => {

@@ -40,7 +40,7 @@ export const nativeDecimals = {
   bip122: Bitcoin.nativeDecimals,
 } as const satisfies Record<ChainNamespace, number>
 
-/** Every network: the 24 EVM networks, the local chain, 3 Solana and 3 Bitcoin networks. */
+/** Every network: the 24 EVM networks, the local chain, 3 Solana networks, Solana Local and 3 Bitcoin networks. */
 export const all: readonly Network[] = /* @__PURE__ */ [Evm.all, Solana.all, Bitcoin.all].flat()
 
 /** The default network, Ethereum mainnet `eip155:1` (SPEC section 9). */

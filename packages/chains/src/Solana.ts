@@ -44,7 +44,7 @@ export const devnet = {
  * The local development network: the dev stack's Solana node (litesvm behind
  * a validator's JSON-RPC on 127.0.0.1:8899). Its genesis hash is fixed,
  * `B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD7Aa66zX8vz37`; its Wallet Standard chain is
- * `solana:localnet`. Not one of the 3 public networks, nor in {@link all}.
+ * `solana:localnet`. Not one of the 3 public networks; included in {@link all}.
  */
 export const localnet = {
   caipNetworkId: 'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
@@ -56,8 +56,12 @@ export const localnet = {
   testnet: true,
 } as const satisfies SolanaNetwork
 
-/** Mainnet, testnet and devnet (SPEC section 3). */
-export const all = [mainnet, testnet, devnet] as const satisfies readonly SolanaNetwork[]
+/** The 3 public Solana networks: mainnet, testnet and devnet (SPEC section 3). */
+export const networks = [mainnet, testnet, devnet] as const satisfies readonly SolanaNetwork[]
+
+/** The 3 public networks followed by the local network, as `Evm.all` ends with its local chain. */
+export const all = /* @__PURE__ */ (() =>
+  [...networks, localnet] as const satisfies readonly SolanaNetwork[])()
 
 /** Each network's Wallet Standard chain (as `@solana/wallet-standard-chains` names them), by CAIP-2 id. */
 export const walletStandardChains = {

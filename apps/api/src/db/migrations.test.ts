@@ -202,7 +202,7 @@ describe('seed', () => {
     expect(await getProject(db, config.devProjectId)).toMatchObject({
       name: 'Porthole dev',
       allowedOrigins: ['http://127.0.0.1:5170', 'http://localhost:5170'],
-      networks: ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453'],
+      networks: seededDevProject.networks,
     })
   })
 

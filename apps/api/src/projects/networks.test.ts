@@ -11,11 +11,12 @@ import {
 } from './networks.js'
 
 describe('networkIds', () => {
-  test('holds the 24 public EVM networks, the local chain and 3 Solana networks, no Bitcoin', () => {
-    expect(networkIds).toHaveLength(28)
+  test('holds the 24 public EVM networks, the local chain, 3 Solana networks and Solana Local, no Bitcoin', () => {
+    expect(networkIds).toHaveLength(29)
     expect(networkIds.filter((id) => id.startsWith('eip155:'))).toHaveLength(25)
-    expect(networkIds.filter((id) => id.startsWith('solana:'))).toHaveLength(3)
+    expect(networkIds.filter((id) => id.startsWith('solana:'))).toHaveLength(4)
     expect(networkIds).toContain('eip155:31337')
+    expect(networkIds).toContain('solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD')
     expect(new Set(networkIds).size).toBe(networkIds.length)
   })
 
@@ -31,6 +32,7 @@ describe('parseNetwork', () => {
     'eip155:31337',
     'eip155:7777777',
     'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD',
   ])('accepts the known network %s', (network) => {
     expect(parseNetwork(network)).toBe(network)
     expect(Api.NetworkId.parse(network)).toBe(network)
@@ -125,6 +127,6 @@ describe('describeKnownNetworks', () => {
   test('lists every known network by namespace', () => {
     const text = describeKnownNetworks()
     for (const id of networkIds) expect(text).toContain(id.split(':')[1])
-    expect(text).toMatch(/^eip155: 1 .* 31337; solana: /)
+    expect(text).toMatch(/^eip155: 1 .* 31337; solana: .* B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD$/)
   })
 })

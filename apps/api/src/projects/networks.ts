@@ -1,7 +1,7 @@
 /**
  * The networks a project offers in the widget: CAIP-2 ids among those Porthole
- * knows ({@link networkIds}: the 24 public EVM networks, the local chain and the
- * 3 Solana networks, from the tables of `@porthole/chains`; Bitcoin is not offered). The first is the project's default network. Checked when
+ * knows ({@link networkIds}: the 24 public EVM networks, the local chain, the
+ * 3 Solana networks and Solana Local, from the tables of `@porthole/chains`; Bitcoin is not offered). The first is the project's default network. Checked when
  * a project is created or its networks are changed, and again when read
  * (`readStoredNetworks`), so a row written any other way (raw SQL, a network
  * dropped from the tables) never serves a network the widget would refuse.

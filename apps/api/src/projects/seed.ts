@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import { Solana } from '@porthole/chains'
 import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Db } from '../db/db.js'
@@ -19,7 +20,6 @@ export const devProjectName = 'Porthole dev'
 /** The dev stack's demo host page, on both loopback names (`seed.test.ts` checks it against `@porthole/dev-stack`). */
 export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:5170']
 
-/** The local anvil chain first (the default), then Ethereum, Sepolia and Base. */
 /**
  * The dev project offers email login and "Google" (under `npm start`, the local
  * OIDC stand-in), on top of a new project's defaults.
@@ -30,7 +30,19 @@ export const devProjectFeatures = {
   socials: ['google'],
 } satisfies typeof defaultFeatures
 
-export const devProjectNetworks = ['eip155:31337', 'eip155:1', 'eip155:11155111', 'eip155:8453']
+/**
+ * The local anvil chain first (the default), then Ethereum, Sepolia and Base;
+ * then Solana, its local node first (Solana Local), then Solana and Solana Devnet.
+ */
+export const devProjectNetworks = [
+  'eip155:31337',
+  'eip155:1',
+  'eip155:11155111',
+  'eip155:8453',
+  Solana.localnet.caipNetworkId,
+  Solana.mainnet.caipNetworkId,
+  Solana.devnet.caipNetworkId,
+]
 
 /**
  * The EIP-6963 rdns of registry wallets, keyed by registry id: the v1 registry

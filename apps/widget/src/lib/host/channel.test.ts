@@ -195,6 +195,7 @@ describe('connectHost', () => {
     store.setState({
       connection: {
         status: 'connected',
+        namespace: 'eip155',
         address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
         chainId: 31337,
         connectorId: 'com.example.test',
