@@ -7,6 +7,7 @@
 import { localnet, mainnet } from '@porthole/chains/Solana'
 import { ErrorCode } from '@porthole/protocol/Errors'
 import type { HostWallet } from '@porthole/protocol/Host'
+import * as Siwx from '@porthole/protocol/Siwx'
 import { base58, base64 } from '@scure/base'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
@@ -48,7 +49,10 @@ beforeEach(async () => {
 })
 
 afterEach(async () => {
-  await (await loadChain('solana')).disconnect()
+  const solana = await loadChain('solana')
+  // A session stored by a sign-in would spare the next connection its SIWXSignMessage.
+  await solana.signOut()
+  await solana.disconnect()
 })
 
 const list = page.getByRole('list', { name: 'Connect a wallet' })
@@ -67,8 +71,9 @@ describe('Connect with a Wallet Standard wallet', () => {
     const row = list.getByRole('button', { name: /Test Solana Wallet/ })
     await expect.element(row).toHaveTextContent('Installed')
     await row.click()
-    await expect.poll(() => lastState()?.caipAddress).toBe(`${localnet.caipNetworkId}:${address}`)
+    await expect.poll(() => lastState()?.open).toBe(false)
     expect(lastState()).toMatchObject({
+      caipAddress: `${localnet.caipNetworkId}:${address}`,
       status: 'connected',
       address,
       chainId: localnet.caipNetworkId,
@@ -202,5 +207,75 @@ describe("the host's Solana requests", () => {
     await expect(host.request('solana_getBalance', {})).rejects.toMatchObject({
       code: ErrorCode.unsupportedMethod,
     })
+  })
+})
+
+describe('sign-in (SIWX) with a Solana account', () => {
+  const nonce = 'n0nce0f16letters'
+  /** The API's sign-in: a nonce, then a session for a CAIP-122 message the account signed (checked here). */
+  const serveSignIn = () => {
+    const sessions: string[] = []
+    serveApi({
+      'GET /appkit/v1/config': () => ({
+        ...projectConfig,
+        networks: [localnet.caipNetworkId, 'eip155:1'],
+      }),
+      'POST /siwx/nonce': () => ({
+        nonce,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      }),
+      'POST /siwx/sessions': ({ body }) => {
+        const { message, signature } = body as { message: string; signature: string }
+        const fields = Siwx.parse(message)
+        const valid = verifyMessage(
+          base58.decode(signature),
+          new TextEncoder().encode(message),
+          keypair.publicKey.toBytes(),
+        )
+        if (!valid || fields.address !== address || fields.nonce !== nonce)
+          return Response.json({ error: { code: 'bad_signature', message: 'No' } }, { status: 401 })
+        sessions.push(message)
+        return {
+          address,
+          chainId: fields.chainId,
+          domain: fields.domain,
+          uri: fields.uri,
+          issuedAt: fields.issuedAt.toISOString(),
+          expirationTime: null,
+          expiresAt: new Date(Date.now() + 600_000).toISOString(),
+          token: 'a'.repeat(43),
+          message,
+          signature,
+        }
+      },
+    })
+    return sessions
+  }
+
+  test('a connection asks to sign in; Sign in signs a CAIP-122 Solana message the session is made of', async () => {
+    const sessions = serveSignIn()
+    await connectByClick({ siwx: { required: true, statement: 'Sign in to the shop.' } })
+    await expect.poll(() => store.getState().history.at(-1)).toBe('SIWXSignMessage')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => lastState()?.session?.message).toBe(sessions[0])
+    const fields = Siwx.parse(sessions[0] as string)
+    expect(fields).toMatchObject({
+      domain: '127.0.0.1:5170',
+      address,
+      chainId: localnet.caipNetworkId,
+      statement: 'Sign in to the shop.',
+    })
+    expect(sessions[0]).toContain('wants you to sign in with your Solana account:')
+    expect(store.getState().open).toBe(false)
+  })
+
+  test('a declined signature keeps the view and says so', async () => {
+    serveSignIn()
+    await connectByClick({ siwx: { required: false } })
+    await expect.poll(() => store.getState().history.at(-1)).toBe('SIWXSignMessage')
+    behaviour.declines = true
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.element(page.getByText('Signature declined')).toBeVisible()
+    expect(store.getState().session).toBeNull()
   })
 })

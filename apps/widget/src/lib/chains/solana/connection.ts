@@ -15,6 +15,7 @@ import {
   WalletError,
 } from '@porthole/protocol/Errors'
 import type { ProviderRequest } from '@porthole/protocol/Host'
+import * as Siwx from '@porthole/protocol/Siwx'
 import { z } from '@porthole/protocol/zod'
 import { base58, base64 } from '@scure/base'
 import { standardConnectorIdOf, walletConnectId } from '../../data/connectList.js'
@@ -23,6 +24,16 @@ import { rememberRecent, solanaConnectionKey } from '../../data/recent.js'
 import { storage } from '../../data/storage.js'
 import { UnverifiedHostError } from '../../errors.js'
 import { projectConfigQuery } from '../../host/projectConfig.js'
+import {
+  expirationOf,
+  followSession,
+  type SignInOutcome,
+  SiwxError,
+  SiwxErrorMessage,
+  SiwxMessage,
+  signInWith,
+  signOutOf,
+} from '../../host/siwx.js'
 import { embeddedConnectorId } from '../../secure/approval.js'
 import { followSupport, waitForConnection } from '../../state/connection.js'
 import { router } from '../../state/router.js'
@@ -75,6 +86,7 @@ function publish(): void {
     if (store.getState().connection.namespace !== 'solana') return
     store.setState({ connection: disconnected })
     followSupport(disconnected, true)
+    followSession(disconnected, false)
     return
   }
   const { wallet, address, caipNetworkId } = current
@@ -88,6 +100,7 @@ function publish(): void {
   }
   store.setState({ connection })
   followSupport(connection, isSupportedNetwork(caipNetworkId))
+  followSession(connection, isSupportedNetwork(caipNetworkId))
 }
 
 /**
@@ -317,6 +330,67 @@ export const solanaConnection = {
       .catch(fromWallet)
     return base58.encode(signature)
   },
+
+  /** The host's `signIn()`: opens SIWXSignMessage for the connected account. */
+  async requestSignIn(): Promise<void> {
+    await ready
+    if (!store.getState().siwx)
+      throw new RpcError(ErrorCode.unsupportedMethod, SiwxErrorMessage.notEnabled)
+    connected()
+    router.open('SIWXSignMessage')
+  },
+
+  /** SIWXSignMessage's Sign: CAIP-122's generic message, signed by the wallet (ed25519, base58). */
+  async signIn(): Promise<SignInOutcome> {
+    await ready
+    const { wallet, address, caipNetworkId } = connected()
+    try {
+      return await signInWith({
+        address,
+        caipNetworkId: isSupportedNetwork(caipNetworkId) ? caipNetworkId : undefined,
+        hasClient: true,
+        createMessage: ({ nonce, issuedAt, hostOrigin, siwx }) => {
+          const host = new URL(hostOrigin)
+          const expirationTime = expirationOf(issuedAt, siwx.expirationTime)
+          return Siwx.create({
+            scheme: host.protocol.slice(0, -1),
+            domain: host.host,
+            uri: hostOrigin,
+            address,
+            chainId: caipNetworkId,
+            nonce,
+            issuedAt,
+            requestId: crypto.randomUUID(),
+            ...(siwx.statement ? { statement: siwx.statement } : {}),
+            ...(siwx.resources?.length ? { resources: siwx.resources } : {}),
+            ...(expirationTime ? { expirationTime } : {}),
+          })
+        },
+        sign: async (message) =>
+          base58.encode(
+            await wallet.signMessage(address, new TextEncoder().encode(message), caipNetworkId),
+          ),
+      })
+    } catch (error) {
+      // A failed start disconnects, as the seed says.
+      if (error instanceof SiwxError && error.shortMessage === SiwxMessage.initFailed)
+        await solanaConnection.disconnect()
+      throw error
+    }
+  },
+
+  /** SIWXSignMessage's Cancel: disconnects when sign-in is required, else closes the modal. */
+  async cancelSignIn(): Promise<void> {
+    if (store.getState().siwx?.required) await solanaConnection.disconnect()
+    else router.close()
+  },
+
+  async signOut(): Promise<void> {
+    await signOutOf(current ? `${current.caipNetworkId}:${current.address}` : null)
+  },
+
+  /** Solana accounts are keys, never contracts. */
+  isSmartAccount: async (): Promise<boolean> => false,
 
   /** Answers a Solana request of the host (Porthole's Standard wallet on its page). */
   async request({ method, params }: ProviderRequest, signal: AbortSignal): Promise<unknown> {

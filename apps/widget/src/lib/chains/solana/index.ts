@@ -5,15 +5,10 @@
  * (`send.ts`), all through the API's RPC proxy (`rpc.ts`) with web3.js and
  * spl-token.
  */
-import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { walletConnectId } from '../../data/connectList.js'
 import { getBalance, getTokenBalances } from './balances.js'
 import { connected, ready, solanaConnection } from './connection.js'
 import { buildTransfer, waitForSignature } from './send.js'
-
-const notYet = (what: string): never => {
-  throw new RpcError(ErrorCode.unsupportedMethod, `${what} is not available for Solana yet.`)
-}
 
 export const solana = {
   ...solanaConnection,
@@ -40,11 +35,4 @@ export const solana = {
   /** A pairing is wagmi's connector's (`pairWalletConnect` in `../index.ts`); its Solana accounts connect here. */
   pairWalletConnect: async () => solanaConnection.connect(walletConnectId),
   cancelConnecting: async () => undefined,
-
-  // Not yet for Solana: sign-in.
-  requestSignIn: async () => notYet('Sign-in'),
-  signIn: async () => notYet('Sign-in'),
-  cancelSignIn: async () => solanaConnection.disconnect(),
-  signOut: async () => undefined,
-  isSmartAccount: async () => false,
 }
