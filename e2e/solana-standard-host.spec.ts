@@ -5,12 +5,14 @@
  * (the visitor picks the Solana test wallet in the modal) and signs a
  * message through it that verifies for the test wallet's key.
  */
+
 import { verify } from 'node:crypto'
 import { join } from 'node:path'
 import { expect, type FrameLocator, test } from '@playwright/test'
 import * as Solana from '@porthole/chains/Solana'
 import { devSolanaKeypair } from '@porthole/dev-stack/solanaKeys'
 import { installSolanaTestWallet } from '@porthole/dev-stack/solanaTestWallet'
+import { standardFeatures } from '@porthole/protocol/HostGuards'
 import { build } from 'esbuild'
 import { hostState, openHost, widget } from './fixtures.ts'
 
@@ -69,14 +71,7 @@ test('a stock Wallet Standard app finds Porthole and signs a message through it'
   })
   expect(porthole).toEqual({
     chains: ['solana:mainnet', 'solana:testnet', 'solana:devnet', 'solana:localnet'],
-    features: [
-      'standard:connect',
-      'standard:disconnect',
-      'standard:events',
-      'solana:signMessage',
-      'solana:signTransaction',
-      'solana:signAndSendTransaction',
-    ],
+    features: standardFeatures,
     accounts: 0,
   })
 
