@@ -4,10 +4,12 @@
  * registration, connect, a message signature that verifies, a real transfer,
  * rejection and the account's `change` events.
  */
+
 import { verify } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type Browser, chromium, type Page } from '@playwright/test'
+import { standardFeatures } from '@porthole/protocol/HostGuards'
 import {
   Connection,
   LAMPORTS_PER_SOL,
@@ -162,14 +164,7 @@ describe('Solana test wallet', () => {
       {
         name: 'Porthole Solana Test Wallet',
         chains: ['solana:localnet'],
-        features: [
-          'standard:connect',
-          'standard:disconnect',
-          'standard:events',
-          'solana:signMessage',
-          'solana:signTransaction',
-          'solana:signAndSendTransaction',
-        ],
+        features: standardFeatures,
         accounts: 0,
       },
     ])

@@ -7,6 +7,7 @@ import {
   parseProviderEvent,
   parseStandardWalletRequest,
   parseState,
+  standardFeatures,
 } from './HostGuards.js'
 
 const accepts = (parse: (value: unknown) => unknown, value: unknown) => {
@@ -129,16 +130,7 @@ describe('inv-18 parseStandardWalletRequest', () => {
     const request = fc.record(
       {
         id: fc.oneof(fc.constant('standard:0'), fc.string({ maxLength: 200 }), fc.nat()),
-        feature: fc.constantFrom(
-          'standard:connect',
-          'standard:disconnect',
-          'standard:events',
-          'solana:signMessage',
-          'solana:signTransaction',
-          'solana:signAndSendTransaction',
-          'solana:signIn',
-          '',
-        ),
+        feature: fc.constantFrom(...standardFeatures, 'solana:signIn', ''),
         input: fc.oneof(
           fc.dictionary(fc.string(), fc.anything()),
           fc.array(fc.anything()),

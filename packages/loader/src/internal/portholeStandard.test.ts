@@ -1,4 +1,5 @@
 import { initialState, type State } from '@porthole/protocol/Host'
+import { standardFeatures } from '@porthole/protocol/HostGuards'
 import { base58, base64 } from '@scure/base'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { describe, expect, test, vi } from 'vitest'
@@ -81,14 +82,7 @@ describe('createPortholeStandard', () => {
       'solana:devnet',
       'solana:localnet',
     ])
-    expect(Object.keys(wallet.features)).toEqual([
-      'standard:connect',
-      'standard:disconnect',
-      'standard:events',
-      'solana:signMessage',
-      'solana:signTransaction',
-      'solana:signAndSendTransaction',
-    ])
+    expect(Object.keys(wallet.features)).toEqual(standardFeatures)
     expect(featuresOf(wallet)['solana:signTransaction'].supportedTransactionVersions).toEqual([
       'legacy',
       0,

@@ -1,6 +1,6 @@
 import type { RpcError } from '@porthole/protocol/Errors'
 import { StandardWallet } from '@porthole/protocol/Host'
-import { maxHostWallets, maxIconLength } from '@porthole/protocol/HostGuards'
+import { maxHostWallets, maxIconLength, standardFeatures } from '@porthole/protocol/HostGuards'
 import { describe, expect, test, vi } from 'vitest'
 import { address, createStandardWallet, otherAddress } from '../../test/standardWallet.js'
 import { createStandardWallets, maxTrackedWallets } from './standardWallets.js'
@@ -33,14 +33,7 @@ describe('inv-18 createStandardWallets: what the page registers', () => {
       name: 'Test Solana',
       icon: 'data:image/svg+xml;base64,PHN2Zy8+',
       chains: ['solana:mainnet', 'solana:localnet'],
-      features: [
-        'standard:connect',
-        'standard:disconnect',
-        'standard:events',
-        'solana:signMessage',
-        'solana:signTransaction',
-        'solana:signAndSendTransaction',
-      ],
+      features: [...standardFeatures],
       accounts: [],
     }
     expect(wallets.list()).toEqual([expected])
