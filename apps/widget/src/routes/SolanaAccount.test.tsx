@@ -25,12 +25,12 @@ const ptt = {
   decimals: 6,
 }
 
-/** The project offers Solana Local and Solana Devnet; the API lists PTT on Solana Local. */
+/** The project offers Solana Local, Solana Devnet and Ethereum; the API lists PTT on Solana Local. */
 const serveSolana = () =>
   serveApi({
     'GET /appkit/v1/config': () => ({
       ...projectConfig,
-      networks: [localnet.caipNetworkId, devnet.caipNetworkId],
+      networks: [localnet.caipNetworkId, devnet.caipNetworkId, 'eip155:1'],
     }),
     'POST /v1/': solanaRpcRoute(),
     'GET /tokens': ({ url }) =>
@@ -180,5 +180,23 @@ describe('SwitchNetwork for a Solana account', () => {
     await expect.poll(() => store.getState().history.at(-1)).toBe('Account')
     await (await loadChain()).switchNetwork(localnet.caipNetworkId)
     expect(store.getState().connection.chainId).toBe(localnet.id)
+  })
+})
+
+describe('SwitchActiveChain from a Solana account (last: it disconnects)', () => {
+  test('picking Ethereum offers to disconnect; confirming ends the Solana connection and Connect asks for an EVM wallet', async () => {
+    await renderWidget({ history: ['Account', 'SwitchNetwork'] })
+    await page.getByRole('button', { name: /Ethereum/ }).click()
+    await expect.poll(() => store.getState().history.at(-1)).toBe('SwitchActiveChain')
+    await expect
+      .element(
+        page.getByText(
+          'Ethereum is a EVM network, and the connected wallet works with Solana networks only. Disconnect, then connect a wallet that supports Ethereum.',
+        ),
+      )
+      .toBeVisible()
+    await page.getByRole('button', { name: 'Disconnect and choose a wallet' }).click()
+    await expect.poll(() => store.getState().connection.status).toBe('disconnected')
+    expect(store.getState()).toMatchObject({ requestedNamespace: 'eip155', history: ['Connect'] })
   })
 })

@@ -20,11 +20,13 @@ const namespaceNames: Record<string, string> = {
  */
 export function SwitchActiveChain() {
   const target = useStore((state) => state.switchTarget)
+  const current = useStore((state) => state.connection.namespace)
   const network = target ? getByCaipNetworkId(target) : undefined
   if (!network) return null
   const values = {
     name: network.name,
     namespace: namespaceNames[network.chainNamespace] ?? network.chainNamespace,
+    current: namespaceNames[current] ?? current,
   }
   return (
     <section className="flex flex-col gap-4 px-6 pb-6 text-center">
