@@ -8,6 +8,7 @@
  * its answers are checked before anyone uses them.
  */
 import { ErrorCode, InvalidParamsError, RpcError, WalletError } from '@porthole/protocol/Errors'
+import { base58 as base58Codec, base64 as base64Codec } from '@scure/base'
 import {
   disconnectWalletConnect,
   onWalletConnectSession,
@@ -146,4 +147,121 @@ export async function requestSolana<M extends SolanaMethod>(
     throw WalletError.from(error)
   }
   return checkResult(method, result)
+}
+
+/** Reads Solana's compact-u16 (a short vector's length) at `offset`: its value and its size. */
+function compactU16(bytes: Uint8Array, offset: number): [value: number, size: number] {
+  let value = 0
+  for (let index = 0; index < 3; index++) {
+    const byte = bytes[offset + index]
+    if (byte === undefined) break
+    value |= (byte & 0x7f) << (7 * index)
+    if ((byte & 0x80) === 0) return [value, index + 1]
+  }
+  throw new InvalidParamsError('Not a Solana transaction.')
+}
+
+/**
+ * The transaction with `signature` in the signer's slot: what a wallet that
+ * answers solana_signTransaction with the signature only means. The slot is
+ * the account's place among the message's signers (legacy or versioned).
+ */
+export function withSignature(
+  transaction: Uint8Array,
+  address: string,
+  signature: Uint8Array,
+): Uint8Array {
+  const [slots, slotsSize] = compactU16(transaction, 0)
+  let message = slotsSize + 64 * slots
+  // A versioned message starts with its version, 0x80 and up; a legacy one with its header.
+  if (((transaction[message] ?? 0) & 0x80) !== 0) message += 1
+  const signers = transaction[message] ?? 0
+  const [keys, keysSize] = compactU16(transaction, message + 3)
+  const key = base58Codec.decode(address)
+  const first = message + 3 + keysSize
+  for (let index = 0; index < Math.min(signers, keys, slots); index++) {
+    const candidate = transaction.subarray(first + 32 * index, first + 32 * (index + 1))
+    if (candidate.length === 32 && candidate.every((byte, at) => byte === key[at])) {
+      const signed = transaction.slice()
+      signed.set(signature.subarray(0, 64), slotsSize + 64 * index)
+      return signed
+    }
+  }
+  throw new RpcError(ErrorCode.internal, `The transaction asks no signature of ${address}.`)
+}
+
+/** The session's network for an account: the first that holds it, or 4100. */
+function networkOfAccount(address: string): string {
+  const account = solanaSession()?.accounts.find((candidate) => candidate.endsWith(`:${address}`))
+  if (!account) throw new RpcError(ErrorCode.unauthorized, `Unknown account ${address}.`)
+  return networkOf(account)
+}
+
+type SendOptions = {
+  preflightCommitment?: string | undefined
+  skipPreflight?: boolean | undefined
+  maxRetries?: number | undefined
+  minContextSlot?: number | undefined
+}
+
+/**
+ * The session's Solana account as a wallet of the Solana adapter (the shape of
+ * its `wallet.ts`: raw bytes in and out). It never pairs: the Connect view's
+ * one pairing does; `connect` answers the session's account, or null.
+ */
+export const walletConnectSolanaWallet = {
+  id: 'walletConnect',
+  name: 'WalletConnect',
+  networks: (): readonly string[] => solanaSession()?.chains ?? [],
+
+  async connect(_silent?: boolean): Promise<string | null> {
+    return solanaSession()?.accounts[0]?.split(':')[2] ?? null
+  },
+
+  disconnect: disconnectSolana,
+
+  async signMessage(address: string, message: Uint8Array): Promise<Uint8Array> {
+    const { signature } = await requestSolana(
+      'solana_signMessage',
+      { message: base58Codec.encode(message), pubkey: address },
+      networkOfAccount(address),
+    )
+    return base58Codec.decode(signature)
+  },
+
+  async signTransaction(
+    address: string,
+    transaction: Uint8Array,
+    caipNetworkId: string,
+  ): Promise<Uint8Array> {
+    networkOfAccount(address)
+    const result = await requestSolana(
+      'solana_signTransaction',
+      { transaction: base64Codec.encode(transaction) },
+      caipNetworkId,
+    )
+    if (result.transaction !== undefined) return base64Codec.decode(result.transaction)
+    return withSignature(transaction, address, base58Codec.decode(result.signature as string))
+  },
+
+  async signAndSendTransaction(
+    address: string,
+    transaction: Uint8Array,
+    caipNetworkId: string,
+    options?: SendOptions,
+  ): Promise<string> {
+    networkOfAccount(address)
+    const sendOptions = Object.fromEntries(
+      Object.entries(options ?? {}).filter(([, value]) => value !== undefined),
+    )
+    const { signature } = await requestSolana(
+      'solana_signAndSendTransaction',
+      {
+        transaction: base64Codec.encode(transaction),
+        ...(Object.keys(sendOptions).length > 0 ? { sendOptions } : {}),
+      },
+      caipNetworkId,
+    )
+    return signature
+  },
 }
