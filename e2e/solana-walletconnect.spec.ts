@@ -17,7 +17,7 @@ import {
   type TestWalletKitOptions,
 } from '@porthole/dev-stack/walletKit'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
-import { pairingUri } from './walletConnectFixtures.ts'
+import { connectThroughPairing, pairingUri } from './walletConnectFixtures.ts'
 
 /** The dev project's Solana networks, in its order: Solana Local first. */
 const projectSolanaNetworks = [Solana.localnet, Solana.mainnet, Solana.devnet].map(
@@ -46,12 +46,7 @@ test('the pairing offers the solana namespace beside eip155, and a wallet of bot
   page,
 }) => {
   const wallet = await startKit()
-  await openHost(page)
-  await openModal(page)
-  await wallet.pair(await pairingUri(page))
-  await expect
-    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
-    .toBe('connected')
+  await connectThroughPairing(page, wallet)
 
   // What the widget proposed: nothing required (an EVM-only wallet pairs), EIP-155 and Solana optional.
   const [proposal] = wallet.proposals
