@@ -15,13 +15,6 @@ import {
   type TestWalletKit,
 } from '@porthole/dev-stack/walletKit'
 import { ErrorCode } from '@porthole/protocol/Errors'
-import {
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  TransactionMessage,
-  VersionedTransaction,
-} from '@solana/web3.js'
 import { UniversalProvider } from '@walletconnect/universal-provider'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -34,8 +27,6 @@ import {
   onSolanaSessionChange,
   requestSolana,
   solanaSession,
-  walletConnectSolanaWallet,
-  withSignature,
 } from './walletConnect.js'
 
 const local = Solana.localnet.caipNetworkId
@@ -162,61 +153,6 @@ describe('a session paired with the solana namespace', () => {
       wallet.setBehaviour('approve')
     }
   })
-
-  /** A transfer from `from` (v0 or legacy), unsigned, with a made-up blockhash: nothing is sent. */
-  const unsignedTransfer = (from: string, legacy: boolean) => {
-    const message = new TransactionMessage({
-      payerKey: new PublicKey(from),
-      recentBlockhash: Keypair.generate().publicKey.toBase58(),
-      instructions: [
-        SystemProgram.transfer({
-          fromPubkey: new PublicKey(from),
-          toPubkey: Keypair.generate().publicKey,
-          lamports: 1,
-        }),
-      ],
-    })
-    return new VersionedTransaction(
-      legacy ? message.compileToLegacyMessage() : message.compileToV0Message(),
-    ).serialize()
-  }
-
-  test('walletConnectSolanaWallet connects the session account and signs a message with it', async () => {
-    const solanaWallet = walletConnectSolanaWallet
-    expect(solanaWallet.networks()).toEqual([local, devnet])
-    expect(await solanaWallet.connect(true)).toBe(wallet.solanaAddress)
-    const message = new TextEncoder().encode('bytes in, bytes out')
-    const signature = await solanaWallet.signMessage(wallet.solanaAddress, message)
-    expect(signature).toHaveLength(64)
-    expect(verifies(base58.encode(signature), message, wallet.solanaAddress)).toBe(true)
-    await expect(
-      solanaWallet.signMessage(Keypair.generate().publicKey.toBase58(), message),
-    ).rejects.toMatchObject({ code: ErrorCode.unauthorized })
-  })
-
-  test.each([
-    ['v0', false],
-    ['legacy', true],
-  ])(
-    'a %s transaction signed by the wallet is what withSignature makes of its signature alone',
-    async (_, legacy) => {
-      const unsigned = unsignedTransfer(wallet.solanaAddress, legacy)
-      const signed = await walletConnectSolanaWallet.signTransaction(
-        wallet.solanaAddress,
-        unsigned,
-        local,
-      )
-      const { signatures, message } = VersionedTransaction.deserialize(signed)
-      const signature = signatures[0] as Uint8Array
-      expect(verifies(base58.encode(signature), message.serialize(), wallet.solanaAddress)).toBe(
-        true,
-      )
-      expect(withSignature(unsigned, wallet.solanaAddress, signature)).toEqual(signed)
-      expect(() =>
-        withSignature(unsigned, Keypair.generate().publicKey.toBase58(), signature),
-      ).toThrow(/asks no signature/)
-    },
-  )
 
   test('a Solana network change is relayed with its base58 reference and Solana accounts (what the EVM connector drops)', async () => {
     const events: [string, unknown][] = []
