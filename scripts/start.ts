@@ -101,6 +101,19 @@ async function waitFor(name: string, check: () => Promise<boolean>, timeout = 60
   throw new Error(`${name} did not become ready within ${timeout / 1000} s`)
 }
 
+/** A dev token as `TOKENS` lists it. */
+const tokenEntry = ({
+  address,
+  name,
+  symbol,
+  decimals,
+}: typeof devToken | typeof devSolanaToken) => ({
+  address,
+  name,
+  symbol,
+  decimals,
+})
+
 const httpOk = (url: string, init?: RequestInit) => async () => (await fetch(url, init)).ok
 
 function listen(server: Server, port: number) {
@@ -185,15 +198,10 @@ async function main() {
         issuer: origins.idp,
       },
     }),
+    // PTT: the ERC-20 on anvil, the SPL token on the local Solana node.
     TOKENS: JSON.stringify({
-      [devToken.chainId]: [
-        {
-          address: devToken.address,
-          name: devToken.name,
-          symbol: devToken.symbol,
-          decimals: devToken.decimals,
-        },
-      ],
+      [devToken.chainId]: [tokenEntry(devToken)],
+      [devSolanaToken.chainId]: [tokenEntry(devSolanaToken)],
     }),
   }
 
@@ -272,7 +280,10 @@ async function main() {
   await listen(
     createStaticServer({
       root: join(root, 'apps/widget/dist'),
-      aliases: { '/loader.js': join(root, 'packages/loader/dist/loader.js') },
+      aliases: {
+        '/loader.js': join(root, 'packages/loader/dist/loader.js'),
+        '/loader-solana.js': join(root, 'packages/loader/dist/loader-solana.js'),
+      },
       // Its one name, and loopback names (development): any other Host gets 421 (SECURITY.md 25).
       hosts: hostRuleOf({ origin: origins.widget, loopback: true }),
     }),

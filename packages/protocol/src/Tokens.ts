@@ -1,11 +1,17 @@
 /**
- * The ERC-20 tokens the widget shows balances for on one network, as
- * `GET /tokens?projectId=&chainId=` serves them (shared by the API and the widget).
+ * The tokens the widget shows balances for on one network, as
+ * `GET /tokens?projectId=&chainId=` serves them (shared by the API and the
+ * widget): ERC-20 contracts on EVM networks, SPL mints on Solana networks.
  */
 import { z } from './zod.js'
 
+/** An ERC-20 contract address: `0x` and 40 hex characters. */
+export const EvmTokenAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+/** An SPL token's mint: a Solana address, 32 to 44 base58 characters (SPEC section 5). */
+export const SplMintAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+
 export const Token = z.strictObject({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  address: z.union([EvmTokenAddress, SplMintAddress]),
   name: z.string().min(1).max(64),
   symbol: z.string().min(1).max(16),
   decimals: z.number().int().min(0).max(36),
@@ -14,3 +20,13 @@ export type Token = z.infer<typeof Token>
 
 export const TokenList = z.strictObject({ tokens: z.array(Token).max(100) })
 export type TokenList = z.infer<typeof TokenList>
+
+/**
+ * Whether `token`'s address has the shape of `chainId`'s namespace: an ERC-20
+ * address on `eip155:*`, an SPL mint on `solana:*`; any other namespace has none.
+ */
+export function fitsChain(chainId: string, token: Pick<Token, 'address'>): boolean {
+  if (chainId.startsWith('eip155:')) return EvmTokenAddress.safeParse(token.address).success
+  if (chainId.startsWith('solana:')) return SplMintAddress.safeParse(token.address).success
+  return false
+}

@@ -1,3 +1,4 @@
+import { devSolanaToken } from '@porthole/dev-stack/stack'
 import * as Api from '@porthole/protocol/Api'
 import { TokenList } from '@porthole/protocol/Tokens'
 import type { Hono } from 'hono'
@@ -5,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
 import { configFromEnv, defaultTokenLists, memoryDir } from '../http/config.js'
+
+/** The dev SPL token as `npm start` lists it for Solana Local (scripts/start.ts). */
+const { chainId: solanaLocal, ...ptt } = devSolanaToken
 
 const weth = {
   address: '0x4200000000000000000000000000000000000006',
@@ -17,10 +21,14 @@ let testDb: TestDb
 let app: Hono
 
 beforeAll(async () => {
-  // As the server reads it: TOKENS replaces Base's list and adds Optimism's.
+  // As the server reads it: TOKENS replaces Base's list and adds Optimism's and Solana Local's.
   const { tokenLists } = configFromEnv({
     PGLITE_DIR: memoryDir,
-    TOKENS: JSON.stringify({ 'eip155:8453': [weth], 'eip155:10': [weth] }),
+    TOKENS: JSON.stringify({
+      'eip155:8453': [weth],
+      'eip155:10': [weth],
+      [solanaLocal]: [ptt],
+    }),
   })
   testDb = await createTestDb({ tokenLists })
   app = createApp({ config: testDb.config, db: testDb.db })
@@ -53,6 +61,7 @@ describe('GET /tokens', () => {
   test.each([
     ['eip155:8453', [weth]],
     ['eip155:10', [weth]],
+    [solanaLocal, [ptt]],
   ])('serves the TOKENS list of %s', async (chainId, expected) => {
     expect(await getTokens(`projectId=porthole-dev&chainId=${chainId}`)).toEqual({
       tokens: expected,

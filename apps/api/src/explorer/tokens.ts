@@ -10,9 +10,10 @@ import { readProjectQuery } from '../projects/projects.js'
 const TokensQuery = z.strictObject({ ...commonQuery, chainId: Caip2 })
 
 /**
- * `GET /tokens?projectId=&chainId=`: the ERC-20 tokens the widget shows
- * balances for on one network (`Tokens.TokenList`), from `TOKENS`; a chain
- * with none configured answers an empty list.
+ * `GET /tokens?projectId=&chainId=`: the tokens the widget shows balances for
+ * on one network (`Tokens.TokenList`: ERC-20 contracts on EVM chains, SPL
+ * mints on Solana), from `TOKENS`; a chain with none configured answers an
+ * empty list.
  */
 export function createTokensRoutes({ db, config }: { db: Db; config: Config }): Hono {
   const app = new Hono()

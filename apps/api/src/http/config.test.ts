@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { origins, ports } from '@porthole/dev-stack/stack'
+import { devSolanaToken, origins, ports } from '@porthole/dev-stack/stack'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
 import { noTrustedProxies } from './clientIp.js'
@@ -16,6 +16,7 @@ import {
 } from './config.js'
 import { ConfigError } from './errors.js'
 
+const devSplMint = devSolanaToken.address
 const currentKey = Buffer.alloc(32, 7).toString('base64')
 const previousKey = Buffer.alloc(32, 9).toString('base64')
 
@@ -79,6 +80,14 @@ describe('configFromEnv', () => {
       'eip155:11155111': ['USDC 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238 6 USD Coin'],
     })
     for (const tokens of Object.values(tokenLists)) TokenList.parse({ tokens })
+  })
+
+  test('TOKENS lists SPL mints on a solana chain', () => {
+    const ptt = { address: devSplMint, name: 'Porthole Test Token', symbol: 'PTT', decimals: 6 }
+    const { tokenLists } = configFromEnv({
+      TOKENS: JSON.stringify({ 'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD': [ptt] }),
+    })
+    expect(tokenLists['solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD']).toEqual([ptt])
   })
 
   test('TOKENS replaces the lists of the chains it names and keeps the other defaults', () => {
@@ -290,6 +299,32 @@ describe('configFromEnv', () => {
         }),
       },
       /TOKENS \(at eip155:1\)/,
+    ],
+    [
+      {
+        TOKENS: JSON.stringify({
+          'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD': defaultTokenLists['eip155:1'],
+        }),
+      },
+      /TOKENS \(at solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD\.0\.address\): must be an ERC-20 address .* an SPL mint/,
+    ],
+    [
+      {
+        TOKENS: JSON.stringify({
+          'eip155:1': [{ ...defaultTokenLists['eip155:1']?.[0], address: devSplMint }],
+        }),
+      },
+      /TOKENS \(at eip155:1\.0\.address\): must be an ERC-20 address/,
+    ],
+    [
+      {
+        TOKENS: JSON.stringify({
+          'bip122:000000000019d6689c085ae165831e93': [
+            { ...defaultTokenLists['eip155:1']?.[0], address: devSplMint },
+          ],
+        }),
+      },
+      /TOKENS \(at bip122:000000000019d6689c085ae165831e93\.0\.address\)/,
     ],
     [{ DEV_PROJECT_ID: 'has space' }, /DEV_PROJECT_ID/],
     [{ SEED_DEV_PROJECT: 'no' }, /SEED_DEV_PROJECT: must be true or false/],

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
 import { parseHost } from '@porthole/protocol/HostNames'
-import { TokenList } from '@porthole/protocol/Tokens'
+import { fitsChain, TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
 import { ConfigError } from './errors.js'
@@ -21,8 +21,25 @@ export const memoryDir = 'memory://'
 /** The tokens of one network, as `GET /tokens` serves them: at most 100. */
 const Tokens = TokenList.shape.tokens
 
-/** CAIP-2 chain id → the tokens `GET /tokens` lists for it. */
-const TokenLists = z.record(Caip2, Tokens)
+/**
+ * CAIP-2 chain id → the tokens `GET /tokens` lists for it: ERC-20 addresses on
+ * `eip155:*`, SPL mints on `solana:*` (a chain of another namespace lists none).
+ */
+const TokenLists = z
+  .record(Caip2, Tokens, { error: 'must be a JSON object mapping CAIP-2 chain ids to token lists' })
+  .superRefine((lists, context) => {
+    for (const [chainId, tokens] of Object.entries(lists)) {
+      for (const [index, token] of tokens.entries()) {
+        if (fitsChain(chainId, token)) continue
+        context.addIssue({
+          code: 'custom',
+          path: [chainId, index, 'address'],
+          message:
+            'must be an ERC-20 address (0x and 40 hex characters) on an eip155 chain, an SPL mint (32 to 44 base58 characters) on a solana chain',
+        })
+      }
+    }
+  })
 export type TokenLists = z.infer<typeof TokenLists>
 
 const usdc = { name: 'USD Coin', symbol: 'USDC', decimals: 6 } as const
@@ -450,16 +467,14 @@ export const variables = {
   },
   TOKENS: {
     schema: jsonVariable(
-      z.record(Caip2, Tokens, {
-        error: 'must be a JSON object mapping CAIP-2 chain ids to token lists',
-      }),
+      TokenLists,
       'must be a JSON object mapping CAIP-2 chain ids to token lists, e.g. {"eip155:1":[{"address":"0x…","name":"USD Coin","symbol":"USDC","decimals":6}]}',
     )
       // Each chain it names replaces that chain's default list; the others keep theirs.
       .transform((lists) => ({ ...defaultTokenLists, ...lists }))
       .default(defaultTokenLists),
     meaning:
-      'JSON: CAIP-2 chain id → `[{ address, name, symbol, decimals }]` (≤ 100); each chain named replaces its default list',
+      'JSON: CAIP-2 chain id → `[{ address, name, symbol, decimals }]` (≤ 100; ERC-20 addresses on eip155, SPL mints on solana); each chain named replaces its default list',
     shownDefault: 'USDC, USDT, DAI on `eip155:1`; USDC on `eip155:8453`, `eip155:11155111`',
   },
   PORTHOLE_ENV: {

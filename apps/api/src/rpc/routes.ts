@@ -18,6 +18,7 @@ import {
   type RpcLimits,
 } from './limits.js'
 import { judgeHeavyParams, strictParams } from './params.js'
+import { boundSolanaParams } from './solanaParams.js'
 
 export type { RpcLimits } from './limits.js'
 
@@ -61,8 +62,13 @@ export const RpcErrorResponse = z.strictObject({
 export type RpcErrorResponse = z.infer<typeof RpcErrorResponse>
 
 /**
- * Solana reads a wallet uses, and `sendTransaction` (signed elsewhere). No
- * `requestAirdrop` (it spends the node's faucet).
+ * Solana reads a wallet uses, and `sendTransaction` (signed elsewhere): what
+ * web3.js's `Connection` and spl-token call (`getAccount` and `getMint` read
+ * `getAccountInfo`; `confirmTransaction` polls `getSignatureStatuses` and
+ * `getBlockHeight`, and subscribes over a WebSocket, which the proxy does not
+ * serve). No `requestAirdrop` on any network, Solana Local included: it
+ * spends the node's faucet (the dev accounts are funded at start-up). No
+ * `getProgramAccounts`, `getBlock` or `getLargestAccounts`: whole-chain scans.
  */
 export const solanaProxyMethods = [
   'getAccountInfo',
@@ -308,8 +314,11 @@ export function createRpcRoutes({
           request.id ?? null,
         )
       }
-      // For every project: a node reading keys case-insensitively gets only these.
-      const strict = strictParams(request)
+      // For every project: a node reading keys case-insensitively gets only these;
+      // a Solana node gets no more than a validator answers.
+      const strict = chainId.startsWith('solana:')
+        ? boundSolanaParams(request)
+        : strictParams(request)
       if (strict.kind === 'refused') {
         throw new RpcProxyError(400, ErrorCode.invalidParams, strict.message, request.id ?? null)
       }

@@ -60,3 +60,11 @@ export class TransactionRevertedError extends BaseError {
     super('The transaction reverted.')
   }
 }
+
+/** A sent transaction was not confirmed within the seed's confirmation timeout. */
+export class SendTimeoutError extends BaseError {
+  override name = 'SendTimeoutError'
+  constructor() {
+    super('The transaction was not confirmed in time.')
+  }
+}
