@@ -11,7 +11,7 @@ import { createTestWalletKit, type TestWalletKit } from '@porthole/dev-stack/wal
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
-import { pairingUri } from './walletConnectFixtures.ts'
+import { connectThroughPairing, pairingUri } from './walletConnectFixtures.ts'
 
 type ProviderWindow = Window & {
   Wallet: { provider: { request(args: { method: string; params?: unknown }): Promise<unknown> } }
@@ -37,12 +37,7 @@ test('pairs with WalletKit over the local relay from the URI, then signs and sen
   page,
 }) => {
   const wallet = await startKit()
-  await openHost(page)
-  await openModal(page)
-  await wallet.pair(await pairingUri(page))
-  await expect
-    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
-    .toBe('connected')
+  await connectThroughPairing(page, wallet)
   const state = await hostState(page)
   expect(state.address?.toLowerCase()).toBe(wallet.address.toLowerCase())
   expect(state.connector).toBe('WalletConnect')

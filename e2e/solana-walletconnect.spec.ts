@@ -4,26 +4,33 @@
  * `@reown/walletkit` wallet (in this Node process, signing with the dev Solana
  * key on the stack's Solana node) pairs over the local relay. A wallet of both
  * namespaces connects EVM as before and holds its Solana account in the same
- * session; a Solana-only wallet pairs too, and its session stays for Solana.
+ * session; a Solana-only wallet connects the widget's Solana side, and the
+ * host's `solana_signMessage` is signed by it through the session.
  */
+import { ed25519 } from '@noble/curves/ed25519'
 import { expect, test } from '@playwright/test'
 import * as Solana from '@porthole/chains/Solana'
 import { anvilUrl, walletConnectKey } from '@porthole/dev-stack/anvil'
 import { devSolanaKeypair } from '@porthole/dev-stack/solanaKeys'
+import { base58 } from '@porthole/dev-stack/solanaRpcFormat'
 import { relayUrl } from '@porthole/dev-stack/stack'
 import {
   createTestWalletKit,
   type TestWalletKit,
   type TestWalletKitOptions,
 } from '@porthole/dev-stack/walletKit'
-import { hostState, openHost, openModal, widget } from './fixtures.ts'
-import { pairingUri } from './walletConnectFixtures.ts'
+import { hostState } from './fixtures.ts'
+import { connectThroughPairing } from './walletConnectFixtures.ts'
 
 /** The dev project's Solana networks, in its order: Solana Local first. */
 const projectSolanaNetworks = [Solana.localnet, Solana.mainnet, Solana.devnet].map(
   ({ caipNetworkId }) => caipNetworkId,
 )
 const devSolanaAddress = devSolanaKeypair(0).publicKey.toBase58()
+
+type ProviderWindow = Window & {
+  Wallet: { provider: { request(args: { method: string; params?: unknown }): Promise<unknown> } }
+}
 
 let kit: TestWalletKit | undefined
 
@@ -46,12 +53,7 @@ test('the pairing offers the solana namespace beside eip155, and a wallet of bot
   page,
 }) => {
   const wallet = await startKit()
-  await openHost(page)
-  await openModal(page)
-  await wallet.pair(await pairingUri(page))
-  await expect
-    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
-    .toBe('connected')
+  await connectThroughPairing(page, wallet)
 
   // What the widget proposed: nothing required (an EVM-only wallet pairs), EIP-155 and Solana optional.
   const [proposal] = wallet.proposals
@@ -73,20 +75,32 @@ test('the pairing offers the solana namespace beside eip155, and a wallet of bot
   expect(state.connector).toBe('WalletConnect')
 })
 
-test('a Solana-only wallet pairs: the pairing view closes and the session keeps its Solana account', async ({
+test("a Solana-only wallet connects the widget's Solana side, and signs the host's solana_signMessage through the session", async ({
   page,
 }) => {
   const wallet = await startKit(['solana'])
-  await openHost(page)
-  await openModal(page)
-  await wallet.pair(await pairingUri(page))
-  await expect(widget(page).getByRole('dialog', { name: 'WalletConnect' })).toBeHidden({
-    timeout: 20_000,
-  })
-  await expect(widget(page).getByRole('alert')).toHaveCount(0)
+  await connectThroughPairing(page, wallet)
   const [session] = wallet.sessions()
   expect(Object.keys(session?.namespaces ?? {})).toEqual(['solana'])
-  expect(session?.namespaces.solana?.accounts).toContain(
-    `${Solana.localnet.caipNetworkId}:${devSolanaAddress}`,
+  const state = await hostState(page)
+  expect(state.caipAddress).toBe(`${Solana.localnet.caipNetworkId}:${devSolanaAddress}`)
+  expect(state.open).toBe(false)
+
+  const message = new TextEncoder().encode(`Porthole over WalletConnect ${Date.now()}`)
+  const result = await page.evaluate(
+    ([encoded, pubkey]) =>
+      (window as unknown as ProviderWindow).Wallet.provider.request({
+        method: 'solana_signMessage',
+        params: { message: encoded, pubkey },
+      }),
+    [base58.encode(message), devSolanaAddress] as const,
   )
+  const { signature } = result as { signature: string }
+  expect(ed25519.verify(base58.decode(signature), message, base58.decode(devSolanaAddress))).toBe(
+    true,
+  )
+  expect(wallet.requests.at(-1)).toMatchObject({
+    method: 'solana_signMessage',
+    chainId: Solana.localnet.caipNetworkId,
+  })
 })

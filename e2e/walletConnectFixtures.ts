@@ -1,6 +1,6 @@
-/** The WalletConnect e2e's shared steps: the pairing URI the widget's Connect view offers. */
+/** The WalletConnect e2e's shared steps: the pairing URI the widget's Connect view offers, and a pairing. */
 import { expect, type Page } from '@playwright/test'
-import { widget } from './fixtures.ts'
+import { hostState, openHost, openModal, widget } from './fixtures.ts'
 
 /** Connect → WalletConnect; resolves with the pairing URI the view offers. */
 export async function pairingUri(page: Page): Promise<string> {
@@ -18,4 +18,17 @@ export async function pairingUri(page: Page): Promise<string> {
     .getAttribute('href')
   expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
   return uri as string
+}
+
+/** Opens the demo host's modal and pairs `wallet` from its URI; resolves once the host sees a connection. */
+export async function connectThroughPairing(
+  page: Page,
+  wallet: { pair(uri: string): Promise<void> },
+): Promise<void> {
+  await openHost(page)
+  await openModal(page)
+  await wallet.pair(await pairingUri(page))
+  await expect
+    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
+    .toBe('connected')
 }

@@ -52,14 +52,15 @@ const toAddresses = (accounts: readonly string[]): Address[] => [
 
 /**
  * The EVM addresses among an `accountsChanged`'s: the provider relays every
- * namespace's events with the namespace cut off, so a Solana wallet's base58
- * accounts come through here too and are not ours.
+ * namespace's events with the namespace cut off, so the Solana accounts it
+ * emits when the Solana network changes (its `setDefaultChain`) come through
+ * here too and are not ours.
  */
-const evmAccounts = (accounts: readonly string[]): string[] =>
+export const evmAccounts = (accounts: readonly string[]): string[] =>
   accounts.filter((account) => isAddress(account.split(':').at(-1) as string, { strict: false }))
 
 /** An EIP-155 chain id from a `chainChanged`; a Solana network's (base58) is none. */
-const evmChainId = (chainId: string | number): number | undefined => {
+export const evmChainId = (chainId: string | number): number | undefined => {
   const id = Number(chainId)
   return Number.isSafeInteger(id) && id > 0 ? id : undefined
 }

@@ -30,6 +30,7 @@ import {
 } from './walletConnect.js'
 
 const local = Solana.localnet.caipNetworkId
+const devnet = Solana.devnet.caipNetworkId
 const closers: (() => Promise<void>)[] = []
 let relay: Relay
 let wallet: TestWalletKit
@@ -94,7 +95,7 @@ describe('a session paired with the solana namespace', () => {
     const session = provider.connect({
       optionalNamespaces: {
         eip155: { chains: ['eip155:31337'], methods: ['personal_sign'], events: [] },
-        ...solanaNamespace(['eip155:31337', local]),
+        ...solanaNamespace(['eip155:31337', local, devnet]),
       },
     })
     await wallet.pair(await uri)
@@ -103,8 +104,8 @@ describe('a session paired with the solana namespace', () => {
 
   test('solanaSession() lists the wallet Solana account on the proposed network, and listeners heard of it', () => {
     expect(solanaSession()).toEqual({
-      accounts: [`${local}:${wallet.solanaAddress}`],
-      chains: [local],
+      accounts: [`${local}:${wallet.solanaAddress}`, `${devnet}:${wallet.solanaAddress}`],
+      chains: [local, devnet],
     })
     expect(changes).toBeGreaterThan(0)
   })
@@ -125,7 +126,7 @@ describe('a session paired with the solana namespace', () => {
       requestSolana(
         'solana_signMessage',
         { message: '2', pubkey: wallet.solanaAddress },
-        Solana.mainnet.caipNetworkId,
+        Solana.testnet.caipNetworkId,
       ),
     ).rejects.toMatchObject({ code: ErrorCode.unknownChain })
     expect(wallet.requests).toHaveLength(asked)
@@ -150,6 +151,26 @@ describe('a session paired with the solana namespace', () => {
       ).rejects.toMatchObject({ code: ErrorCode.userRejected })
     } finally {
       wallet.setBehaviour('approve')
+    }
+  })
+
+  test('a Solana network change is relayed with its base58 reference and Solana accounts (what the EVM connector drops)', async () => {
+    const events: [string, unknown][] = []
+    const chainChanged = (data: unknown) => events.push(['chainChanged', data])
+    const accountsChanged = (data: unknown) => events.push(['accountsChanged', data])
+    provider.on('chainChanged', chainChanged)
+    provider.on('accountsChanged', accountsChanged)
+    try {
+      provider.setDefaultChain(devnet)
+      await expect.poll(() => events).toHaveLength(2)
+      expect(events).toEqual([
+        ['chainChanged', Solana.devnet.id],
+        ['accountsChanged', [wallet.solanaAddress]],
+      ])
+    } finally {
+      provider.removeListener('chainChanged', chainChanged)
+      provider.removeListener('accountsChanged', accountsChanged)
+      provider.setDefaultChain(local)
     }
   })
 
