@@ -60,7 +60,20 @@ export default defineConfig({
           env: devBuildEnv,
           // One file at a time: the files share one browser page, and only one can hold the focus.
           fileParallelism: false,
+          // The local Solana node for the Solana views (`test/solanaNode.setup.ts`).
+          globalSetup: ['test/solanaNode.setup.ts'],
           browser: {
+            // The page cannot call the node (it sends no CORS headers): the test runner does.
+            commands: {
+              async solanaRpc(_context, url: string, body: string): Promise<string> {
+                const response = await fetch(url, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json' },
+                  body,
+                })
+                return response.text()
+              },
+            },
             enabled: true,
             headless: true,
             provider: playwright({

@@ -12,7 +12,7 @@ import { devToken } from '@porthole/dev-stack/stack'
 import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { type Address, erc20Abi, type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { hostState, openHost, openModal, widget } from './fixtures.ts'
+import { fillSend, hostState, openHost, openModal, widget } from './fixtures.ts'
 
 type ProviderWindow = Window & {
   Wallet: {
@@ -264,15 +264,7 @@ test.describe('the injected test wallet', () => {
     const frame = widget(page)
 
     const send = async (token: RegExp, amount: string) => {
-      await openModal(page)
-      await frame.getByRole('button', { name: 'Send', exact: true }).click()
-      const select = frame.getByRole('combobox', { name: 'Token' })
-      const option = select.locator('option').filter({ hasText: token })
-      await expect(option).toHaveCount(1)
-      await select.selectOption((await option.getAttribute('value')) ?? '')
-      await frame.getByRole('textbox', { name: 'Amount' }).fill(amount)
-      await frame.getByRole('textbox', { name: 'Receiver address' }).fill(receiver)
-      await frame.getByRole('button', { name: 'Preview send' }).click()
+      await fillSend(page, { token, amount, receiver })
       await expect(frame.getByRole('dialog', { name: 'Review Send' })).toBeVisible()
       await frame.getByRole('button', { name: 'Send', exact: true }).click()
       await expect(

@@ -11,6 +11,7 @@ import { createTestWalletKit, type TestWalletKit } from '@porthole/dev-stack/wal
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
+import { connectThroughPairing, pairingUri } from './walletConnectFixtures.ts'
 
 type ProviderWindow = Window & {
   Wallet: { provider: { request(args: { method: string; params?: unknown }): Promise<unknown> } }
@@ -32,34 +33,11 @@ const startKit = async () => {
   return kit
 }
 
-/** Connect → WalletConnect; resolves with the pairing URI the view offers. */
-async function pairingUri(page: Page): Promise<string> {
-  const frame = widget(page)
-  await frame
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /WalletConnect/ })
-    .click()
-  await expect(frame.getByRole('dialog', { name: 'WalletConnect' })).toBeVisible()
-  await expect(frame.getByRole('img', { name: 'WalletConnect pairing QR code' })).toBeVisible({
-    timeout: 20_000,
-  })
-  const uri = await frame
-    .getByRole('link', { name: 'Open in a desktop wallet' })
-    .getAttribute('href')
-  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
-  return uri as string
-}
-
 test('pairs with WalletKit over the local relay from the URI, then signs and sends through it', async ({
   page,
 }) => {
   const wallet = await startKit()
-  await openHost(page)
-  await openModal(page)
-  await wallet.pair(await pairingUri(page))
-  await expect
-    .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
-    .toBe('connected')
+  await connectThroughPairing(page, wallet)
   const state = await hostState(page)
   expect(state.address?.toLowerCase()).toBe(wallet.address.toLowerCase())
   expect(state.connector).toBe('WalletConnect')

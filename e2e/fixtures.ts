@@ -47,3 +47,20 @@ export async function openModal(page: Page, view?: string): Promise<void> {
   await expect(widget(page).getByRole('dialog')).toBeVisible()
   await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
 }
+
+/** From Account: Send, the token whose option matches `token`, the amount and receiver, then Preview. */
+export async function fillSend(
+  page: Page,
+  send: { token: RegExp; amount: string; receiver: string },
+): Promise<void> {
+  const frame = widget(page)
+  await openModal(page)
+  await frame.getByRole('button', { name: 'Send', exact: true }).click()
+  const select = frame.getByRole('combobox', { name: 'Token' })
+  const option = select.locator('option').filter({ hasText: send.token })
+  await expect(option).toHaveCount(1)
+  await select.selectOption((await option.getAttribute('value')) ?? '')
+  await frame.getByRole('textbox', { name: 'Amount' }).fill(send.amount)
+  await frame.getByRole('textbox', { name: 'Receiver address' }).fill(send.receiver)
+  await frame.getByRole('button', { name: 'Preview send' }).click()
+}

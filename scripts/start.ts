@@ -280,7 +280,10 @@ async function main() {
   await listen(
     createStaticServer({
       root: join(root, 'apps/widget/dist'),
-      aliases: { '/loader.js': join(root, 'packages/loader/dist/loader.js') },
+      aliases: {
+        '/loader.js': join(root, 'packages/loader/dist/loader.js'),
+        '/loader-solana.js': join(root, 'packages/loader/dist/loader-solana.js'),
+      },
       // Its one name, and loopback names (development): any other Host gets 421 (SECURITY.md 25).
       hosts: hostRuleOf({ origin: origins.widget, loopback: true }),
     }),

@@ -9,10 +9,11 @@ import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadViews } from './App.js'
-import { isChainLoaded, loadChain } from './lib/chains/index.js'
+import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
-import { readRecent } from './lib/data/recent.js'
+import { readRecent, solanaConnectionKey } from './lib/data/recent.js'
+import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
 import { projectConfigQuery } from './lib/host/projectConfig.js'
@@ -42,7 +43,12 @@ if (siwxSetting === 'invalid')
 
 void handshake.then(({ port, origin }) => {
   store.setState({ hostOrigin: origin, recent: readRecent(origin) })
-  connectHost({ port, origin, chain: () => loadChain(), chainLoaded: () => isChainLoaded() })
+  connectHost({
+    port,
+    origin,
+    chain: (method) => loadChain(namespaceOfRequest(method)),
+    chainLoaded: () => isChainLoaded(),
+  })
   void runVerification()
 })
 
@@ -52,6 +58,10 @@ const stopWaiting = store.subscribe(() => {
   if (store.getState().verification !== 'verified') return
   stopWaiting()
   void loadChain().catch(() => undefined)
+  // A Solana connection to restore: its adapter loads now too.
+  const { hostOrigin } = store.getState()
+  if (hostOrigin && storage.getItem(solanaConnectionKey(hostOrigin)))
+    void loadChain('solana').catch(() => undefined)
   void preloadViews().catch(() => undefined)
 })
 

@@ -14,13 +14,18 @@ import { initialState, store, type WidgetState } from '../src/lib/state/store.js
 export const hostOrigin = 'http://127.0.0.1:5170'
 
 /**
- * What the EVM layer and the host channel mirror into the store, once the
- * EVM layer is loaded: it stays between tests, as wagmi's connection lives as long as the page (the test
- * file) and tells the store only of changes.
+ * What a chain layer and the host channel mirror into the store, once the
+ * layer is loaded: it stays between tests, as wagmi's (or the Solana
+ * adapter's) connection lives as long as the page (the test file) and tells
+ * the store only of changes.
  */
 const mirrored = (): Partial<WidgetState> => {
-  const { connection, hostWallets, evm } = store.getState()
-  return evm === 'ready' ? { connection, hostWallets, evm } : {}
+  const { connection, hostWallets, standardWallets, evm, solana } = store.getState()
+  return {
+    ...(evm === 'ready' || solana === 'ready' ? { connection, hostWallets, standardWallets } : {}),
+    ...(evm === 'ready' ? { evm } : {}),
+    ...(solana === 'ready' ? { solana } : {}),
+  }
 }
 
 /** Renders the widget, open on `history`'s last view (Connect by default), as `main.tsx` does

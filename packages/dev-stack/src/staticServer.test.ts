@@ -93,3 +93,19 @@ describe('inv-25 the widget server answers only its own names', () => {
     expect((await get(port, '/app.js', 'evil.localhost:5170')).status).toBe(200)
   })
 })
+
+describe('the loader files', () => {
+  test("are never cached stale, and the Solana bridge (an ES module imported from the host's origin) allows CORS", async () => {
+    await writeFile(join(root, 'loader-solana.js'), 'export const createSolanaBridge = 1\n')
+    await writeFile(join(root, 'loader.js'), ';\n')
+    const port = await start()
+    const solana = await fetch(`http://127.0.0.1:${port}/loader-solana.js`)
+    expect(solana.headers.get('access-control-allow-origin')).toBe('*')
+    expect(solana.headers.get('cache-control')).toBe('no-cache')
+    const loader = await fetch(`http://127.0.0.1:${port}/loader.js`)
+    expect(loader.headers.get('cache-control')).toBe('no-cache')
+    expect(loader.headers.get('access-control-allow-origin')).toBeNull()
+    const other = await fetch(`http://127.0.0.1:${port}/app.js`)
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})

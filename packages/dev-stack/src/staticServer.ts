@@ -78,12 +78,15 @@ export function createStaticServer(options: StaticServerOptions): Server {
     }
     const type = contentTypes[extname(path)] ?? 'application/octet-stream'
     const isHtml = type.startsWith('text/html')
+    // The loader's files keep their names across releases; the Solana bridge is an ES
+    // module the loader imports from the host page's origin, which needs CORS.
+    const isLoader = /\/loader(-solana)?\.js$/.test(path)
     const headers: Record<string, string> = {
       'Content-Type': type,
       'X-Content-Type-Options': 'nosniff',
-      'Cache-Control':
-        isHtml || path.endsWith('loader.js') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      'Cache-Control': isHtml || isLoader ? 'no-cache' : 'public, max-age=31536000, immutable',
     }
+    if (path.endsWith('/loader-solana.js')) headers['Access-Control-Allow-Origin'] = '*'
     if (isHtml && transformHtml) {
       const { readFile } = await import('node:fs/promises')
       const html = transformHtml(await readFile(path, 'utf8'), url)

@@ -2,9 +2,20 @@
  * WalletConnect without the internet: the local relay (relay.ts) on
  * its own with raw WebSockets, then the dapp side the widget uses
  * (`@walletconnect/universal-provider`) paired over it with a real WalletKit
- * wallet (walletKit.ts) that answers on a real anvil (on a free port, not the
- * stack's 8545).
+ * wallet (walletKit.ts) that answers on a real anvil and a real local Solana
+ * node (each on a free port, not the stack's 8545 and 8899).
  */
+import { createPublicKey, verify } from 'node:crypto'
+import * as Solana from '@porthole/chains/Solana'
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js'
 import { UniversalProvider } from '@walletconnect/universal-provider'
 import {
   createPublicClient,
@@ -20,7 +31,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { type LocalAnvil, startAnvil } from './anvil.ts'
 import { createRelay, type Relay } from './relay.ts'
-import { createMemoryStorage, createTestWalletKit, type TestWalletKit } from './walletKit.ts'
+import { devSolanaKeypair } from './solanaKeys.ts'
+import { createSolanaNode, type SolanaNode } from './solanaNode.ts'
+import { base58 } from './solanaRpcFormat.ts'
+import {
+  createMemoryStorage,
+  createTestWalletKit,
+  type TestWalletKit,
+  type TestWalletKitOptions,
+} from './walletKit.ts'
 
 /** Anvil's fourth default dev account, which no test signs with. */
 const RECIPIENT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
@@ -35,6 +54,7 @@ const METHODS = [
 const EVENTS = ['accountsChanged', 'chainChanged']
 
 let anvil: LocalAnvil | undefined
+let solanaNode: SolanaNode | undefined
 let rpcUrl: string
 let relay: Relay
 const closers: (() => Promise<void>)[] = []
@@ -110,12 +130,14 @@ beforeAll(async () => {
   anvil = await startAnvil()
   rpcUrl = anvil.url
   relay = await createRelay({ port: 0 })
+  solanaNode = await createSolanaNode({ port: 0 })
 })
 
 afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined)
   await relay?.close()
   await anvil?.stop()
+  await solanaNode?.close()
 })
 
 describe('createRelay', () => {
@@ -208,27 +230,38 @@ describe('createTestWalletKit', () => {
     return provider
   }
 
+  const eip155Namespace = {
+    eip155: {
+      chains: ['eip155:31337'],
+      methods: METHODS,
+      events: EVENTS,
+      rpcMap: { 31337: rpcUrl },
+    },
+  }
+
   /** Connects a dapp to `withWallet` as the widget would: URI out, the wallet pairs with it. */
-  async function connect(provider: Dapp, withWallet: TestWalletKit) {
+  async function connect(
+    provider: Dapp,
+    withWallet: TestWalletKit,
+    optionalNamespaces: NonNullable<
+      Parameters<Dapp['connect']>[0]['optionalNamespaces']
+    > = eip155Namespace,
+  ) {
     const uri = new Promise<string>((resolve) => provider.once('display_uri', resolve))
-    const session = provider.connect({
-      optionalNamespaces: {
-        eip155: {
-          chains: ['eip155:31337'],
-          methods: METHODS,
-          events: EVENTS,
-          rpcMap: { 31337: rpcUrl },
-        },
-      },
-    })
+    const session = provider.connect({ optionalNamespaces })
     // A connect that fails before showing a URI fails the test now, not at its timeout.
     const failed = session.then(() => Promise.reject(new Error('connected without a URI')))
     await withWallet.pair(await Promise.race([uri, failed]))
     return session
   }
 
-  async function createWallet() {
-    const created = await createTestWalletKit({ relayUrl: relay.url, rpcUrl })
+  async function createWallet(namespaces?: TestWalletKitOptions['namespaces']) {
+    const created = await createTestWalletKit({
+      relayUrl: relay.url,
+      rpcUrl,
+      solanaRpcUrl: solanaNode?.url,
+      namespaces,
+    })
     closers.push(() => created.close())
     return created
   }
@@ -347,5 +380,184 @@ describe('createTestWalletKit', () => {
     await dapp.disconnect()
     expect(dapp.session).toBeUndefined()
     await expect.poll(() => ownWallet.sessions()).toEqual([])
+  })
+
+  describe('with the solana namespace', () => {
+    const local = Solana.localnet.caipNetworkId
+
+    /** The optional namespaces the widget proposes: EIP-155 and the project's Solana networks. */
+    const bothNamespaces = {
+      eip155: { chains: ['eip155:31337'], methods: METHODS, events: EVENTS },
+      solana: {
+        chains: [local],
+        methods: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
+        events: [],
+      },
+    }
+
+    /** ed25519 verification with Node's own crypto (SPKI DER of the raw 32-byte key). */
+    const verifies = (signature: Uint8Array, message: Uint8Array, address: string) =>
+      verify(
+        null,
+        message,
+        createPublicKey({
+          key: Buffer.concat([
+            Buffer.from('302a300506032b6570032100', 'hex'),
+            new PublicKey(address).toBuffer(),
+          ]),
+          format: 'der',
+          type: 'spki',
+        }),
+        signature,
+      )
+
+    /** A transfer of `lamports` from the wallet's Solana account, with a fresh blockhash of the node. */
+    async function transfer(from: string, to: PublicKey, lamports: number) {
+      const connection = new Connection(solanaNode?.url as string, 'confirmed')
+      const { blockhash } = await connection.getLatestBlockhash()
+      const message = new TransactionMessage({
+        payerKey: new PublicKey(from),
+        recentBlockhash: blockhash,
+        instructions: [
+          SystemProgram.transfer({ fromPubkey: new PublicKey(from), toPubkey: to, lamports }),
+        ],
+      }).compileToV0Message()
+      return { connection, transaction: new VersionedTransaction(message) }
+    }
+
+    const base64Of = (transaction: VersionedTransaction) =>
+      Buffer.from(transaction.serialize()).toString('base64')
+
+    let solanaWallet: TestWalletKit
+    let solanaDapp: Dapp
+
+    beforeAll(async () => {
+      solanaWallet = await createWallet()
+      solanaDapp = await createDapp()
+      await connect(solanaDapp, solanaWallet, bothNamespaces)
+    })
+
+    afterEach(() => {
+      solanaWallet.setBehaviour('approve')
+      expect(solanaWallet.errors).toEqual([])
+    })
+
+    test('the session holds the dev Solana account on the proposed Solana network, beside EIP-155', () => {
+      expect(solanaWallet.proposals.at(-1)?.optionalNamespaces.solana?.chains).toEqual([local])
+      expect(solanaWallet.solanaAddress).toBe(devSolanaKeypair(0).publicKey.toBase58())
+      expect(solanaDapp.session?.namespaces.solana?.accounts).toEqual([
+        `${local}:${solanaWallet.solanaAddress}`,
+      ])
+      expect(solanaDapp.session?.namespaces.eip155?.accounts).toEqual([
+        `eip155:31337:${solanaWallet.address}`,
+      ])
+    })
+
+    test('solana_signMessage returns an ed25519 signature of the message by the dev key', async () => {
+      const message = new TextEncoder().encode(`Sign in to Porthole ${Date.now()}`)
+      const { signature } = await solanaDapp.request<{ signature: string }>(
+        {
+          method: 'solana_signMessage',
+          params: { message: base58.encode(message), pubkey: solanaWallet.solanaAddress },
+        },
+        local,
+      )
+      expect(verifies(base58.decode(signature), message, solanaWallet.solanaAddress)).toBe(true)
+      expect(verifies(base58.decode(signature), message.slice(1), solanaWallet.solanaAddress)).toBe(
+        false,
+      )
+      expect(solanaWallet.requests.at(-1)).toMatchObject({
+        method: 'solana_signMessage',
+        chainId: local,
+      })
+    })
+
+    test('solana_signMessage for another account is refused with 4100', async () => {
+      await expect(
+        solanaDapp.request(
+          {
+            method: 'solana_signMessage',
+            params: {
+              message: base58.encode(new Uint8Array([1])),
+              pubkey: PublicKey.default.toBase58(),
+            },
+          },
+          local,
+        ),
+      ).rejects.toMatchObject({ code: 4100 })
+    })
+
+    test('solana_signTransaction returns the signed transaction and its signature', async () => {
+      const { transaction } = await transfer(
+        solanaWallet.solanaAddress,
+        Keypair.generate().publicKey,
+        1,
+      )
+      const result = await solanaDapp.request<{ signature: string; transaction: string }>(
+        { method: 'solana_signTransaction', params: { transaction: base64Of(transaction) } },
+        local,
+      )
+      const signed = VersionedTransaction.deserialize(Buffer.from(result.transaction, 'base64'))
+      expect(base58.encode(signed.signatures[0] as Uint8Array)).toBe(result.signature)
+      expect(
+        verifies(
+          base58.decode(result.signature),
+          signed.message.serialize(),
+          solanaWallet.solanaAddress,
+        ),
+      ).toBe(true)
+    })
+
+    test('solana_signAndSendTransaction sends 1 SOL on the local node', async () => {
+      const receiver = Keypair.generate().publicKey
+      const { connection, transaction } = await transfer(
+        solanaWallet.solanaAddress,
+        receiver,
+        LAMPORTS_PER_SOL,
+      )
+      const { signature } = await solanaDapp.request<{ signature: string }>(
+        {
+          method: 'solana_signAndSendTransaction',
+          params: {
+            transaction: base64Of(transaction),
+            sendOptions: { preflightCommitment: 'confirmed' },
+          },
+        },
+        local,
+      )
+      const status = await connection.getSignatureStatus(signature)
+      expect(status.value?.err).toBeNull()
+      expect(await connection.getBalance(receiver)).toBe(LAMPORTS_PER_SOL)
+    })
+
+    test('with the reject behaviour, solana_signMessage fails with 4001', async () => {
+      solanaWallet.setBehaviour('reject')
+      await expect(
+        solanaDapp.request(
+          {
+            method: 'solana_signMessage',
+            params: {
+              message: base58.encode(new Uint8Array([1])),
+              pubkey: solanaWallet.solanaAddress,
+            },
+          },
+          local,
+        ),
+      ).rejects.toEqual({ code: 4001, message: 'User rejected the request.' })
+    })
+
+    test('a Solana-only solanaWallet approves only the solana namespace of the proposal', async () => {
+      const solanaOnly = await createWallet(['solana'])
+      const other = await createDapp()
+      await connect(other, solanaOnly, bothNamespaces)
+      expect(Object.keys(other.session?.namespaces ?? {})).toEqual(['solana'])
+    })
+
+    test('an EVM-only solanaWallet still pairs with a proposal that offers solana', async () => {
+      const evmOnly = await createWallet(['eip155'])
+      const other = await createDapp()
+      await connect(other, evmOnly, bothNamespaces)
+      expect(Object.keys(other.session?.namespaces ?? {})).toEqual(['eip155'])
+    })
   })
 })

@@ -2,7 +2,10 @@
  * A WalletConnect wallet for tests, built on the real `@reown/walletkit`: it
  * pairs with a dapp through a relay (relay.ts in tests), approves or
  * rejects the session proposal, and answers session requests with a viem
- * local account on anvil. Its behaviour can be switched per test: 'approve'
+ * local account on anvil, and its Solana requests with the dev Solana key
+ * (`devSolanaKeypair(0)`) on the local Solana node (walletKitSolana.ts). It
+ * approves the namespaces it is given (both by default) among those proposed.
+ * Its behaviour can be switched per test: 'approve'
  * (a user who accepts everything) or 'reject' (proposals are rejected with
  * USER_REJECTED, approvals answer 4001).
  *
@@ -11,13 +14,18 @@
  * when it starts; without a network that fails at once and it carries on.
  */
 
+import * as Solana from '@porthole/chains/Solana'
 import { ErrorCode, RpcError, WalletError } from '@porthole/protocol/Errors'
 import { WalletKit, type WalletKitTypes } from '@reown/walletkit'
+import type { Keypair } from '@solana/web3.js'
 import { Core } from '@walletconnect/core'
 import type { CoreTypes, SessionTypes } from '@walletconnect/types'
 import { buildApprovedNamespaces, getSdkError } from '@walletconnect/utils'
 import { type Hex, numberToHex } from 'viem'
 import { createAnvilClients } from './anvil.ts'
+import { devSolanaKeypair } from './solanaKeys.ts'
+import { ports } from './stack.ts'
+import { createSolanaAnswerer } from './walletKitSolana.ts'
 import {
   parseChainRequest,
   parsePersonalSign,
@@ -42,6 +50,12 @@ export type TestWalletKitOptions = {
   /** The anvil node's chain id; the wallet supports it and mainnet (1). */
   chainId?: number
   behaviour?: TestWalletKitBehaviour
+  /** The namespaces the wallet approves (those proposed among them); both by default. */
+  namespaces?: readonly ('eip155' | 'solana')[]
+  /** The Solana key; `devSolanaKeypair(0)` by default. */
+  solanaKeypair?: Keypair
+  /** The local Solana node Solana transactions are sent to (the stack's by default). */
+  solanaRpcUrl?: string
 }
 
 export type TestWalletKitRequest = {
@@ -55,8 +69,12 @@ export type TestWalletKitRequest = {
 
 export type TestWalletKit = {
   readonly address: Hex
+  /** The Solana account (base58), on every Solana network the session approves. */
+  readonly solanaAddress: string
   readonly behaviour: TestWalletKitBehaviour
   setBehaviour(behaviour: TestWalletKitBehaviour): void
+  /** Every session proposal received, in order: what the dapp asked for. */
+  readonly proposals: readonly WalletKitTypes.SessionProposal['params'][]
   /** Every session request received, in order (including refused ones). */
   readonly requests: readonly TestWalletKitRequest[]
   /** Failures while handling a proposal or a request (a test that hangs can read why here). */
@@ -105,6 +123,13 @@ const METHODS = [
   'eth_accounts',
 ]
 const EVENTS = ['accountsChanged', 'chainChanged']
+const SOLANA_METHODS = [
+  'solana_signMessage',
+  'solana_signTransaction',
+  'solana_signAndSendTransaction',
+]
+/** The Solana networks the wallet knows: the public ones and the local node's. */
+const SOLANA_CHAINS = Solana.all.map(({ caipNetworkId }) => caipNetworkId)
 
 export async function createTestWalletKit(options: TestWalletKitOptions): Promise<TestWalletKit> {
   const {
@@ -112,6 +137,9 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     privateKey = WALLETKIT_DEV_KEY,
     rpcUrl = 'http://127.0.0.1:8545',
     chainId: nodeChainId = 31337,
+    namespaces: approvedNamespaces = ['eip155', 'solana'],
+    solanaKeypair = devSolanaKeypair(0),
+    solanaRpcUrl = `http://127.0.0.1:${ports.solana}`,
   } = options
   let behaviour = options.behaviour ?? 'approve'
 
@@ -121,8 +149,15 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     chainId: nodeChainId,
   })
 
+  const solana = createSolanaAnswerer({
+    keypair: solanaKeypair,
+    rpcUrl: solanaRpcUrl,
+    nodeChainId: Solana.localnet.caipNetworkId,
+  })
+
   /** Chains the wallet knows: the node's, mainnet, and those added with wallet_addEthereumChain. */
   const knownChains = new Set([nodeChainId, 1])
+  const proposals: WalletKitTypes.SessionProposal['params'][] = []
   const requests: TestWalletKitRequest[] = []
   const errors: unknown[] = []
 
@@ -153,21 +188,31 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     chains.map((id) => `eip155:${id}:${account.address}`)
 
   const onProposal = async ({ id, params }: WalletKitTypes.SessionProposal) => {
+    proposals.push(params)
     if (behaviour === 'reject') {
       await walletKit.rejectSession({ id, reason: getSdkError('USER_REJECTED') })
       return
     }
     const chains = [...knownChains]
+    const supported = {
+      eip155: {
+        chains: chains.map((id) => `eip155:${id}`),
+        methods: METHODS,
+        events: EVENTS,
+        accounts: accountsFor(chains),
+      },
+      solana: {
+        chains: SOLANA_CHAINS,
+        methods: SOLANA_METHODS,
+        events: [],
+        accounts: SOLANA_CHAINS.map((chain) => `${chain}:${solana.address}`),
+      },
+    }
     const namespaces = buildApprovedNamespaces({
       proposal: params,
-      supportedNamespaces: {
-        eip155: {
-          chains: chains.map((id) => `eip155:${id}`),
-          methods: METHODS,
-          events: EVENTS,
-          accounts: accountsFor(chains),
-        },
-      },
+      supportedNamespaces: Object.fromEntries(
+        approvedNamespaces.map((namespace) => [namespace, supported[namespace]]),
+      ),
     })
     await walletKit.approveSession({ id, namespaces })
   }
@@ -203,6 +248,8 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
     method: string,
     params: unknown,
   ): Promise<unknown> {
+    if (method.startsWith('solana_'))
+      return solana.answer(method, params, requestChainId, requireApproval)
     const list = toParamList(params)
 
     switch (method) {
@@ -296,12 +343,14 @@ export async function createTestWalletKit(options: TestWalletKitOptions): Promis
 
   return {
     address: account.address,
+    solanaAddress: solana.address,
     get behaviour() {
       return behaviour
     },
     setBehaviour(next) {
       behaviour = next
     },
+    proposals,
     requests,
     errors,
     async pair(uri) {

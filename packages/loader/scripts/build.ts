@@ -1,6 +1,9 @@
 /**
- * Builds the loader with esbuild: `dist/loader.js` (the script-tag IIFE) and
- * `dist/index.js` (ESM). `buildLoader` is also used in-process by the tests.
+ * Builds the loader with esbuild: `dist/loader.js` (the script-tag IIFE),
+ * `dist/loader-solana.js` (the Solana bridge, an ES module the first script
+ * imports only when the page uses the Wallet Standard; served beside
+ * `loader.js`) and `dist/index.js` (ESM). The builders are also used
+ * in-process by the tests.
  *
  *   npm run build -w @porthole/loader
  */
@@ -32,6 +35,13 @@ export const loaderOptions = {
   outfile: 'dist/loader.js',
 } satisfies BuildOptions
 
+export const solanaOptions = {
+  ...common,
+  entryPoints: ['src/solana.ts'],
+  format: 'esm',
+  outfile: 'dist/loader-solana.js',
+} satisfies BuildOptions
+
 export const indexOptions = {
   ...common,
   entryPoints: ['src/index.ts'],
@@ -52,6 +62,8 @@ async function run(options: BuildOptions, write: boolean): Promise<Built> {
 
 /** Builds `loader.js`; unless `write` is true its text is returned instead of written. */
 export const buildLoader = ({ write = false } = {}) => run(loaderOptions, write)
+/** Builds `loader-solana.js`; unless `write` is true its text is returned instead of written. */
+export const buildSolana = ({ write = false } = {}) => run(solanaOptions, write)
 /** Builds `index.js`; unless `write` is true its text is returned instead of written. */
 export const buildIndex = ({ write = false } = {}) => run(indexOptions, write)
 
@@ -66,8 +78,12 @@ export function sizes(text: string | Uint8Array) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await Promise.all([buildLoader({ write: true }), buildIndex({ write: true })])
-  for (const file of [loaderOptions.outfile, indexOptions.outfile]) {
+  await Promise.all([
+    buildLoader({ write: true }),
+    buildSolana({ write: true }),
+    buildIndex({ write: true }),
+  ])
+  for (const file of [loaderOptions.outfile, solanaOptions.outfile, indexOptions.outfile]) {
     const { raw, gzip, brotli } = sizes(readFileSync(`${root}/${file}`))
     process.stdout.write(`${file}: ${raw} B, gzip ${gzip} B, brotli ${brotli} B\n`)
   }

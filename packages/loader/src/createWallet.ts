@@ -14,7 +14,7 @@ import {
   TimeoutReason,
 } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
-import type { HostSpec, State, WidgetSpec } from '@porthole/protocol/Host'
+import type { HostSpec, StandardWalletRequest, State, WidgetSpec } from '@porthole/protocol/Host'
 import {
   channel as channelName,
   initialState,
@@ -27,6 +27,8 @@ import type { Theme, View } from '@porthole/protocol/Views'
 import { announce, toDetail } from './internal/eip6963.js'
 import { discoverHostWallets } from './internal/hostWallets.js'
 import { createProvider, notify, type Provider } from './internal/provider.js'
+import { watchWalletStandard } from './internal/walletStandard.js'
+import type { SolanaBridge } from './solana.js'
 
 export type { State, Theme, View }
 
@@ -91,21 +93,28 @@ const none = (value: unknown): undefined => {
   if (value !== undefined) throw new TypeError('Unexpected result')
 }
 
-const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
-  params: { hostWalletRequest: parseHostWalletRequest },
+const same = <value>(value: value) => value
+
+/** The channel parsers of the loader's end (exported for the Solana bridge's tests). */
+export const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
+  params: {
+    hostWalletRequest: parseHostWalletRequest,
+    // Parsed by the Solana bridge (`loader-solana.js`), which alone answers it.
+    standardWalletRequest: same as Channel.Parse<StandardWalletRequest>,
+  },
   events: { state: parseState, providerEvent: parseProviderEvent, alert: parseAlert },
   results: {
     open: none,
     close: none,
     setTheme: none,
     disconnect: none,
-    providerRequest: (value) => value,
+    providerRequest: same,
     signIn: none,
     signOut: none,
   },
 }
 
-const warn = (message: string) => {
+const warn = (message: string): undefined => {
   // biome-ignore lint/suspicious/noConsole: the loader's only output: alerts for the site's developer.
   console.warn(`[Porthole] ${message}`)
 }
@@ -125,6 +134,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   let channel: HostChannel | undefined
   let failure: RpcError | undefined
   let connecting: AbortController | undefined
+  let solana: Promise<SolanaBridge | undefined> | undefined
   let visible = false
   let previous: Element | null = null
   let overflow = ''
@@ -224,6 +234,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         created.on('alert', ({ message }) => warn(message))
         created.handle('hostWalletRequest', hostWallets.request)
         created.emit('hostWallets', { wallets: hostWallets.list() })
+        void solana?.then((bridge) => bridge?.connect(created))
         for (const [resolve] of waiting.splice(0)) resolve(created)
       },
       () => {
@@ -262,7 +273,18 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     (event) => channel?.emit('hostWalletEvent', event),
   )
 
-  return Object.freeze({
+  /** The Solana bridge, a second file loaded only for a page with a Standard wallet or app. */
+  const bridge = () =>
+    (solana ??= import(/* @vite-ignore */ `${widgetUrl}/loader-solana.js`).then(
+      ({ createSolanaBridge }: typeof import('./solana.js')) => createSolanaBridge(wallet, channel),
+      () =>
+        warn(
+          `${widgetUrl}/loader-solana.js did not load: check that your CSP allows it (script-src).`,
+        ),
+    ))
+  const stopStandard = watchWalletStandard(bridge)
+
+  const wallet: Wallet = Object.freeze({
     open(options?: OpenOptions) {
       if (failure) return Promise.reject(failure)
       reveal()
@@ -293,6 +315,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       document.removeEventListener('DOMContentLoaded', mount)
       stopAnnouncing()
       hostWallets.stop()
+      stopStandard()
+      void solana?.then((bridge) => bridge?.stop())
       failure = undefined
       fail(new DisconnectedError('Porthole was destroyed.'))
       iframe.remove()
@@ -300,4 +324,5 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       clear()
     },
   })
+  return wallet
 }

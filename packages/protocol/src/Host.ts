@@ -14,19 +14,33 @@ import {
   longLength,
   maxHostWallets,
   maxIconLength,
+  maxStandardAccounts,
+  maxStandardChains,
   providerEvents,
   shortLength,
+  solanaAddressPattern,
+  standardChainPattern,
+  standardFeatures,
+  standardRequestFeatures,
   viewPattern,
 } from './HostGuards.js'
 import { connectionStatuses, themes, type View, views } from './Views.js'
 import { z } from './zod.js'
 
-export { channel, initialState }
+export { channel, initialState, standardFeatures }
 
 const caip2 = z.string().regex(caip2Pattern)
 const caip10 = z.string().regex(caip10Pattern)
 const short = z.string().max(shortLength)
 const long = z.string().max(longLength)
+/** A wallet's icon: a data URI (EIP-6963 and the Wallet Standard require one), or empty. */
+const icon = z.union([
+  z.literal(''),
+  z
+    .string()
+    .max(maxIconLength)
+    .regex(/^data:image\//),
+])
 
 export const Session = z.strictObject({
   data: z.record(z.string(), z.unknown()),
@@ -68,13 +82,7 @@ export type ProviderRequest = z.infer<typeof ProviderRequest>
 export const HostWallet = z.strictObject({
   uuid: short,
   name: short,
-  icon: z.union([
-    z.literal(''),
-    z
-      .string()
-      .max(maxIconLength)
-      .regex(/^data:image\//),
-  ]),
+  icon,
   rdns: short,
 })
 export type HostWallet = z.infer<typeof HostWallet>
@@ -94,6 +102,33 @@ export const HostWalletEvent = z.strictObject({
   data: z.unknown().optional(),
 })
 export type HostWalletEvent = z.infer<typeof HostWalletEvent>
+
+/**
+ * A Wallet Standard wallet registered in the host page with a Solana chain,
+ * which the loader offers to the widget. `id` is the loader's (`standard:0`,
+ * stable for the page); `features` keeps only `standardFeatures`; `accounts`
+ * are the addresses the wallet has authorised.
+ */
+export const StandardWallet = z.strictObject({
+  id: short,
+  name: short,
+  icon,
+  chains: z.array(z.string().regex(standardChainPattern)).max(maxStandardChains),
+  features: z.array(z.enum(standardFeatures)).max(standardFeatures.length),
+  accounts: z.array(z.string().regex(solanaAddressPattern)).max(maxStandardAccounts),
+})
+export type StandardWallet = z.infer<typeof StandardWallet>
+
+/**
+ * A feature call the widget makes of a Standard wallet, by its `id`: one
+ * input, bytes in base64 and accounts by address (the loader maps them).
+ */
+export const StandardWalletRequest = z.strictObject({
+  id: short,
+  feature: z.enum(standardRequestFeatures),
+  input: z.record(z.string(), z.unknown()),
+})
+export type StandardWalletRequest = z.infer<typeof StandardWalletRequest>
 
 /** Alerts the widget raises; the loader tells the site's developer (console) about them. */
 export { alertCodes }
@@ -123,6 +158,8 @@ export const widget = {
     /** The host page's wallets, sent after the handshake and on every change. */
     hostWallets: z.strictObject({ wallets: z.array(HostWallet).max(maxHostWallets) }),
     hostWalletEvent: HostWalletEvent,
+    /** The host page's Solana Standard wallets, sent after the handshake and on every change. */
+    standardWallets: z.strictObject({ wallets: z.array(StandardWallet).max(maxHostWallets) }),
   },
 } as const
 
@@ -133,6 +170,7 @@ export const widget = {
 export const host = {
   requests: {
     hostWalletRequest: { params: HostWalletRequest, result: z.unknown() },
+    standardWalletRequest: { params: StandardWalletRequest, result: z.unknown() },
   },
   events: {
     state: State,

@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import * as Host from './Host.js'
-import { parseAlert, parseHostWalletRequest, parseProviderEvent, parseState } from './HostGuards.js'
+import {
+  parseAlert,
+  parseHostWalletRequest,
+  parseProviderEvent,
+  parseStandardWalletRequest,
+  parseState,
+  standardFeatures,
+} from './HostGuards.js'
 
 const accepts = (parse: (value: unknown) => unknown, value: unknown) => {
   try {
@@ -115,5 +122,31 @@ describe('inv-18 parseHostWalletRequest', () => {
       { numRuns: 2000 },
     )
     // 2,000 runs take about a second alone, five on a loaded two-core machine.
+  }, 30_000)
+})
+
+describe('inv-18 parseStandardWalletRequest', () => {
+  test('agrees with the zod StandardWalletRequest schema', () => {
+    const request = fc.record(
+      {
+        id: fc.oneof(fc.constant('standard:0'), fc.string({ maxLength: 200 }), fc.nat()),
+        feature: fc.constantFrom(...standardFeatures, 'solana:signIn', ''),
+        input: fc.oneof(
+          fc.dictionary(fc.string(), fc.anything()),
+          fc.array(fc.anything()),
+          fc.constantFrom(null, undefined, 'x', 1),
+        ),
+        y: fc.nat(),
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(fc.oneof(request, fc.anything()), (value) => {
+        expect(accepts(parseStandardWalletRequest, value)).toBe(
+          Host.StandardWalletRequest.safeParse(value).success,
+        )
+      }),
+      { numRuns: 2000 },
+    )
   }, 30_000)
 })

@@ -4,7 +4,14 @@
  * on anything the schema refuses.
  */
 import { caip2Pattern, caip10Pattern } from './Caip.js'
-import type { Alert, HostWalletRequest, ProviderEvent, Session, State } from './Host.js'
+import type {
+  Alert,
+  HostWalletRequest,
+  ProviderEvent,
+  Session,
+  StandardWalletRequest,
+  State,
+} from './Host.js'
 import { connectionStatuses } from './Views.js'
 import { hasKeys } from './Wire.js'
 
@@ -28,6 +35,30 @@ export const longLength = 16_384
 /** EIP-6963 icons are data URIs; a larger one is sent as empty (16 of them stay under maxMessageBytes). */
 export const maxIconLength = 12_288
 export const maxHostWallets = 16
+/** A Wallet Standard wallet's chains and authorised accounts the loader passes on, at most. */
+export const maxStandardChains = 8
+export const maxStandardAccounts = 16
+/** Wallet Standard Solana chain names (`solana:mainnet`, `solana:localnet`, …). */
+export const standardChainPattern = /^solana:[a-z0-9-]{1,32}$/
+/** A Solana address: 32 to 44 base58 characters. */
+export const solanaAddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+/** The Wallet Standard features the loader relays; a wallet's others are dropped. */
+export const standardFeatures = [
+  'standard:connect',
+  'standard:disconnect',
+  'standard:events',
+  'solana:signMessage',
+  'solana:signTransaction',
+  'solana:signAndSendTransaction',
+] as const
+/** The features the widget may call (`standard:events` the loader follows itself). */
+export const standardRequestFeatures = [
+  'standard:connect',
+  'standard:disconnect',
+  'solana:signMessage',
+  'solana:signTransaction',
+  'solana:signAndSendTransaction',
+] as const
 export const providerEvents = ['connect', 'disconnect', 'accountsChanged', 'chainChanged'] as const
 /** The alert codes this widget raises. The wire accepts any upper-case code, so a loader
  * bundled by a site keeps working when a newer widget adds one. */
@@ -119,4 +150,14 @@ export function parseHostWalletRequest(value: unknown): HostWalletRequest {
     (params === undefined || Array.isArray(params) || isRecord(params))
     ? (value as HostWalletRequest)
     : invalid('host wallet request')
+}
+
+export function parseStandardWalletRequest(value: unknown): StandardWalletRequest {
+  if (!hasKeys(value, ['id', 'feature', 'input'])) return invalid('standard wallet request')
+  const { id, feature, input } = value as Fields
+  return isString(shortLength)(id) &&
+    (standardRequestFeatures as readonly unknown[]).includes(feature) &&
+    isRecord(input)
+    ? (value as StandardWalletRequest)
+    : invalid('standard wallet request')
 }

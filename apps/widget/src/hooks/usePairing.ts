@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { loadChain } from '../lib/chains/index.js'
+import { loadChain, pairWalletConnect } from '../lib/chains/index.js'
 import { createPairing, type Pairing, untilExpired } from '../lib/pairing.js'
 import { router } from '../lib/state/router.js'
 import type { ConnectingStatus } from '../lib/state/store.js'
@@ -27,29 +27,25 @@ export function usePairing() {
       setRenewed(true)
       start()
     }
-    loadChain()
-      .then((chain) =>
-        chain.pairWalletConnect((uri) => {
-          if (id !== attempt.current) return
-          const next = createPairing(uri)
-          setPairing(next)
-          clearTimeout(timer)
-          timer = setTimeout(renew, untilExpired(next))
-        }),
-      )
-      .then(
-        () => {
-          clearTimeout(timer)
-          if (id === attempt.current)
-            router.closeFrom('ConnectingWalletConnect', 'ConnectingWalletConnectBasic')
-        },
-        (reason: unknown) => {
-          clearTimeout(timer)
-          if (id !== attempt.current) return
-          setStatus(isUserRejection(reason) ? 'rejected' : 'error')
-          setError(messageOf(reason))
-        },
-      )
+    pairWalletConnect((uri) => {
+      if (id !== attempt.current) return
+      const next = createPairing(uri)
+      setPairing(next)
+      clearTimeout(timer)
+      timer = setTimeout(renew, untilExpired(next))
+    }).then(
+      () => {
+        clearTimeout(timer)
+        if (id === attempt.current)
+          router.closeFrom('ConnectingWalletConnect', 'ConnectingWalletConnectBasic')
+      },
+      (reason: unknown) => {
+        clearTimeout(timer)
+        if (id !== attempt.current) return
+        setStatus(isUserRejection(reason) ? 'rejected' : 'error')
+        setError(messageOf(reason))
+      },
+    )
     return () => clearTimeout(timer)
   }, [])
 
@@ -58,7 +54,7 @@ export function usePairing() {
     return () => {
       attempt.current++
       stop()
-      void loadChain().then((chain) => chain.cancelConnecting())
+      void loadChain('eip155').then((chain) => chain.cancelConnecting())
     }
   }, [start])
 

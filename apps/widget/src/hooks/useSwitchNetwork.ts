@@ -2,28 +2,30 @@ import type { Network } from '@porthole/chains/Networks'
 import { useState } from 'react'
 import { loadChain } from '../lib/chains/index.js'
 import { router } from '../lib/state/router.js'
-import { store } from '../lib/state/store.js'
+import { caipNetworkIdOf, store } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 export type SwitchStatus = 'idle' | 'switching' | 'rejected' | 'error'
 
 /**
- * Switches the connected wallet to a network (`wallet_switchEthereumChain`;
- * on 4902 wagmi adds the chain, then switches). A network of another
- * namespace goes to SwitchActiveChain.
+ * Switches the connected wallet to a network of its namespace (EVM:
+ * `wallet_switchEthereumChain`, on 4902 the chain is added, then switched;
+ * Solana: the adapter's network). A network of another namespace goes to
+ * SwitchActiveChain.
  */
 export function useSwitchNetwork(onSwitched: () => void) {
   const [status, setStatus] = useState<SwitchStatus>('idle')
   const [error, setError] = useState('')
   const select = (network: Network) => {
-    if (network.chainNamespace !== 'eip155') {
+    const { connection } = store.getState()
+    if (network.chainNamespace !== connection.namespace) {
       store.setState({ switchTarget: network.caipNetworkId })
       router.navigate('SwitchActiveChain')
       return
     }
-    if (network.id === store.getState().connection.chainId) return onSwitched()
+    if (network.caipNetworkId === caipNetworkIdOf(connection)) return onSwitched()
     setStatus('switching')
-    loadChain(network.chainNamespace)
+    loadChain(connection.namespace)
       .then((chain) => chain.switchNetwork(network.caipNetworkId))
       .then(
         () => {

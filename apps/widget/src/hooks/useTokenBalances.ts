@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { tokenBalancesQuery } from '../lib/chains/evm/balances.js'
+import { tokenBalancesQuery } from '../lib/chains/queries.js'
 import { t } from '../lib/i18n.js'
 import { mayRetryTokens } from '../lib/state/sendForm.js'
 import { store } from '../lib/state/store.js'
@@ -8,14 +8,14 @@ import { showToast } from '../lib/state/toast.js'
 import { useStore } from './useStore.js'
 
 /**
- * The account's ERC-20 balances. A failure shows 'Token Balance Unavailable'
+ * The account's token balances (ERC-20, SPL). A failure shows 'Token Balance Unavailable'
  * once and records the time (the send state's `lastRetry`); the fetch runs
  * again only 30 s after it.
  */
-export function useTokenBalances(address: string, chainId: number) {
+export function useTokenBalances(address: string, caipNetworkId: string) {
   const lastRetry = useStore((state) => state.send.lastRetry)
   const query = useQuery({
-    ...tokenBalancesQuery(address, chainId),
+    ...tokenBalancesQuery(address, caipNetworkId),
     enabled: mayRetryTokens(lastRetry),
     retryOnMount: false,
   })

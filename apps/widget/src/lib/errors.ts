@@ -29,6 +29,17 @@ export class NoSessionError extends BaseError {
   }
 }
 
+/**
+ * A WalletConnect session that holds no EVM account (a Solana wallet's): the
+ * session stays open for the Solana adapter, wagmi gets no connection.
+ */
+export class NoEvmAccountsError extends BaseError {
+  override name = 'NoEvmAccountsError'
+  constructor() {
+    super('The wallet connected no EVM account.')
+  }
+}
+
 /** A switch to a chain the widget's wagmi config does not hold. */
 export class ChainNotConfiguredError extends BaseError {
   override name = 'ChainNotConfiguredError'
@@ -47,5 +58,13 @@ export class TransactionRevertedError extends BaseError {
   override name = 'TransactionRevertedError'
   constructor() {
     super('The transaction reverted.')
+  }
+}
+
+/** A sent transaction was not confirmed within the seed's confirmation timeout. */
+export class SendTimeoutError extends BaseError {
+  override name = 'SendTimeoutError'
+  constructor() {
+    super('The transaction was not confirmed in time.')
   }
 }

@@ -8,25 +8,26 @@ import { ChevronIcon, CopyIcon } from '../components/Icons.js'
 import { Skeleton } from '../components/Skeleton.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
-import { nativeBalanceQuery } from '../lib/chains/evm/balances.js'
 import { loadChain } from '../lib/chains/index.js'
+import { nativeBalanceQuery } from '../lib/chains/queries.js'
 import { copyText } from '../lib/clipboard.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { initialSendState } from '../lib/state/sendForm.js'
-import { store } from '../lib/state/store.js'
+import { caipNetworkIdOf, store } from '../lib/state/store.js'
 import { showToast } from '../lib/state/toast.js'
 import { messageOf } from '../lib/walletErrors.js'
 
 /** The connected account: address, network, balances, and send, sign, disconnect. */
 export function Account() {
   const connection = useStore((state) => state.connection)
-  const { address, chainId } = connection
-  if (address === null || chainId === null) return null
+  const { address } = connection
+  const caipNetworkId = caipNetworkIdOf(connection)
+  if (address === null || caipNetworkId === null) return null
   return (
     <ConnectedAccount
       address={address}
-      chainId={chainId}
+      caipNetworkId={caipNetworkId}
       connectorName={connection.connectorName}
     />
   )
@@ -34,12 +35,12 @@ export function Account() {
 
 function ConnectedAccount(props: {
   address: string
-  chainId: number
+  caipNetworkId: string
   connectorName: string | null
 }) {
-  const { address, chainId, connectorName } = props
-  const network = getByCaipNetworkId(`eip155:${chainId}`)
-  const balance = useQuery(nativeBalanceQuery(address, chainId))
+  const { address, caipNetworkId, connectorName } = props
+  const network = getByCaipNetworkId(caipNetworkId)
+  const balance = useQuery(nativeBalanceQuery(address, caipNetworkId))
   const [disconnecting, setDisconnecting] = useState(false)
 
   const copy = () =>
@@ -101,12 +102,12 @@ function ConnectedAccount(props: {
       <button type="button" className={rowButton} onClick={() => router.navigate('SwitchNetwork')}>
         <span className="flex flex-1 flex-col">
           <span className="text-xs text-muted">{t('account.network')}</span>
-          <span className="text-sm font-medium">{network?.name ?? `eip155:${chainId}`}</span>
+          <span className="text-sm font-medium">{network?.name ?? caipNetworkId}</span>
         </span>
         <ChevronIcon />
       </button>
 
-      <Tokens address={address} chainId={chainId} />
+      <Tokens address={address} caipNetworkId={caipNetworkId} />
 
       <div className="grid grid-cols-2 gap-2">
         <button
@@ -136,8 +137,8 @@ function ConnectedAccount(props: {
   )
 }
 
-function Tokens({ address, chainId }: { address: string; chainId: number }) {
-  const tokens = useTokenBalances(address, chainId)
+function Tokens({ address, caipNetworkId }: { address: string; caipNetworkId: string }) {
+  const tokens = useTokenBalances(address, caipNetworkId)
   if (tokens.isError || (tokens.fetchStatus === 'idle' && !tokens.data)) return null
   return (
     <div className="flex flex-col gap-2">

@@ -10,8 +10,14 @@ import { WalletRowsSkeleton } from '../components/Skeleton.js'
 import { WalletError } from '../components/WalletError.js'
 import { WalletIcon } from '../components/WalletIcon.js'
 import { useStore } from '../hooks/useStore.js'
-import { type ConnectEntry, connectorIdOf, toConnectList } from '../lib/data/connectList.js'
+import {
+  type ConnectEntry,
+  connectorIdOf,
+  preferredNamespace,
+  toConnectList,
+} from '../lib/data/connectList.js'
 import { recommendedWalletsQuery } from '../lib/data/explorer.js'
+import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { type ConnectingWallet, store } from '../lib/state/store.js'
@@ -50,7 +56,17 @@ const linksOf = (wallet: WalletEntry): ConnectingWallet['links'] => ({
 /** Where a click on an entry goes: a host wallet connects itself, the others pair over WalletConnect. */
 export function choose(entry: ConnectEntry): void {
   if (entry.kind === 'installed') {
-    store.setState({ connecting: toConnecting(entry.hostWallet, entry.registry) })
+    store.setState({
+      connecting: {
+        ...(entry.hostWallet
+          ? toConnecting(entry.hostWallet, entry.registry)
+          : toConnecting(
+              { name: entry.name, icon: entry.standardWallet?.icon ?? '' },
+              entry.registry,
+            )),
+        connectorId: entry.connectorId,
+      },
+    })
     router.navigate('ConnectingExternal')
     return
   }
@@ -76,11 +92,11 @@ export function choose(entry: ConnectEntry): void {
 }
 
 export function toConnecting(
-  wallet: HostWallet,
+  wallet: HostWallet | Pick<HostWallet, 'name' | 'icon'>,
   registry?: WalletEntry | undefined,
 ): ConnectingWallet {
   return {
-    connectorId: connectorIdOf(wallet),
+    connectorId: 'uuid' in wallet ? connectorIdOf(wallet) : null,
     name: wallet.name,
     icon: wallet.icon || null,
     imageId: registry?.image_id ?? null,
@@ -91,8 +107,18 @@ export function toConnecting(
 function Wallets() {
   const { data, isPending, isError, refetch } = useQuery(recommendedWalletsQuery)
   const hostWallets = useStore((state) => state.hostWallets)
+  const standardWallets = useStore((state) => state.standardWallets)
+  const requested = useStore((state) => state.requestedNamespace)
+  const networks = useQuery(projectConfigQuery).data?.networks ?? []
   const recent = useStore((state) => state.recent)
-  const entries = toConnectList({ hostWallets, recent, recommended: data?.data ?? [] })
+  const entries = toConnectList({
+    hostWallets,
+    // Solana wallets only for a project with a Solana network.
+    standardWallets: networks.some((id) => id.startsWith('solana:')) ? standardWallets : [],
+    namespace: preferredNamespace(requested, networks),
+    recent,
+    recommended: data?.data ?? [],
+  })
   return (
     <>
       <ul aria-label={t('connect.list')} className="flex flex-col gap-2">
@@ -105,7 +131,7 @@ function Wallets() {
                 </span>
               ) : (
                 <WalletIcon
-                  icon={entry.hostWallet?.icon}
+                  icon={entry.hostWallet?.icon ?? entry.standardWallet?.icon}
                   wallet={{ name: entry.name, image_id: entry.registry?.image_id ?? null }}
                   className="size-10 rounded-xl"
                 />

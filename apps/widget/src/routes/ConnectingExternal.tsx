@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { secondaryButton } from '../components/Buttons.js'
 import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { useStore } from '../hooks/useStore.js'
-import { loadChain } from '../lib/chains/index.js'
+import { loadChain, namespaceOfConnector } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import type { ConnectingStatus } from '../lib/state/store.js'
@@ -20,7 +20,7 @@ export function ConnectingExternal() {
     if (!connectorId) return
     const id = ++attempt.current
     setStatus('waiting')
-    loadChain()
+    loadChain(namespaceOfConnector(connectorId))
       .then((chain) => chain.connect(connectorId))
       .then(
         () => {

@@ -1,9 +1,10 @@
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { useStore } from '../hooks/useStore.js'
-import { loadChain } from '../lib/chains/index.js'
+import { isAdapterNamespace, loadChain } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
+import { store } from '../lib/state/store.js'
 
 const namespaceNames: Record<string, string> = {
   solana: 'Solana',
@@ -12,17 +13,20 @@ const namespaceNames: Record<string, string> = {
 }
 
 /**
- * A network of another namespace (Solana, Bitcoin) was picked while an EVM
- * wallet is connected: it cannot switch there, so offer to disconnect and
- * choose a wallet that can.
+ * A network of another namespace (EVM, Solana, Bitcoin) was picked while a
+ * wallet of one namespace is connected: it cannot switch there, so offer to
+ * disconnect and choose a wallet that can. Connect then lists the wallets of
+ * that namespace first, and the new connection starts on the network picked.
  */
 export function SwitchActiveChain() {
   const target = useStore((state) => state.switchTarget)
+  const current = useStore((state) => state.connection.namespace)
   const network = target ? getByCaipNetworkId(target) : undefined
   if (!network) return null
   const values = {
     name: network.name,
     namespace: namespaceNames[network.chainNamespace] ?? network.chainNamespace,
+    current: namespaceNames[current] ?? current,
   }
   return (
     <section className="flex flex-col gap-4 px-6 pb-6 text-center">
@@ -34,7 +38,11 @@ export function SwitchActiveChain() {
         onClick={() =>
           void loadChain()
             .then((chain) => chain.disconnect())
-            .then(() => router.reset('Connect'))
+            .then(() => {
+              if (isAdapterNamespace(network.chainNamespace))
+                store.setState({ requestedNamespace: network.chainNamespace })
+              router.reset('Connect')
+            })
         }
       >
         {t('switchActiveChain.confirm')}

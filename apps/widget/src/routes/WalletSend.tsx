@@ -5,25 +5,42 @@ import { input, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
-import { nativeBalanceQuery } from '../lib/chains/evm/balances.js'
+import { nativeBalanceQuery } from '../lib/chains/queries.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { checkSend, isValidReceiver, parseAmount, type SendToken } from '../lib/state/sendForm.js'
-import { store } from '../lib/state/store.js'
+import { type ConnectionNamespace, caipNetworkIdOf, store } from '../lib/state/store.js'
 
 type Option = { key: string; token: SendToken; balance: bigint }
 
+const invalidAddress = {
+  eip155: 'send.invalidAddress',
+  solana: 'send.invalidSolanaAddress',
+} as const
+
 /** The send form: token, amount and receiver; Preview checks them, then shows the review. */
 export function WalletSend() {
-  const { address, chainId } = useStore((state) => state.connection)
-  if (address === null || chainId === null) return null
-  return <SendForm address={address} chainId={chainId} />
+  const connection = useStore((state) => state.connection)
+  const caipNetworkId = caipNetworkIdOf(connection)
+  if (connection.address === null || caipNetworkId === null) return null
+  return (
+    <SendForm
+      address={connection.address}
+      caipNetworkId={caipNetworkId}
+      namespace={connection.namespace}
+    />
+  )
 }
 
-function SendForm({ address, chainId }: { address: string; chainId: number }) {
+function SendForm(props: {
+  address: string
+  caipNetworkId: string
+  namespace: ConnectionNamespace
+}) {
+  const { address, caipNetworkId, namespace } = props
   const send = useStore((state) => state.send)
-  const native = useQuery(nativeBalanceQuery(address, chainId))
-  const tokens = useTokenBalances(address, chainId)
+  const native = useQuery(nativeBalanceQuery(address, caipNetworkId))
+  const tokens = useTokenBalances(address, caipNetworkId)
   const [error, setError] = useState<string | null>(null)
   const ids = { token: useId(), amount: useId(), receiver: useId(), error: useId() }
 
@@ -44,7 +61,7 @@ function SendForm({ address, chainId }: { address: string; chainId: number }) {
     ...(tokens.data ?? []).map((token) => ({
       key: token.address,
       token: {
-        kind: 'erc20',
+        kind: 'token',
         address: token.address,
         symbol: token.symbol,
         decimals: token.decimals,
@@ -66,13 +83,16 @@ function SendForm({ address, chainId }: { address: string; chainId: number }) {
   const submit = (event: FormEvent) => {
     event.preventDefault()
     const problem =
-      checkSend(send, 'eip155') ??
-      (isValidReceiver(send.receiverAddress, 'eip155') ? null : t('send.invalidAddress'))
+      checkSend(send, namespace) ??
+      (isValidReceiver(send.receiverAddress, namespace) ? null : t(invalidAddress[namespace]))
     if (problem) return setError(problem)
-    const token = send.token as SendToken
-    const amount = parseAmount(send.sendTokenAmount, token.decimals)
+    // A Solana send needs no token (SPEC section 5): it is the native one then.
+    const chosen = selected ?? options.find((option) => option.key === 'native')
+    if (!chosen) return setError(t('send.invalidAmount'))
+    const amount = parseAmount(send.sendTokenAmount, chosen.token.decimals)
     if (amount === null) return setError(t('send.invalidAmount'))
-    if (selected && amount > selected.balance) return setError(t('send.insufficient'))
+    if (amount > chosen.balance) return setError(t('send.insufficient'))
+    if (!selected) update({ token: chosen.token })
     router.navigate('WalletSendPreview')
   }
 

@@ -6,38 +6,45 @@ import { useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
-import { submitSend, toEvmAddress, waitForSend } from '../lib/chains/evm/send.js'
+import { loadChain } from '../lib/chains/index.js'
 import { TransactionRevertedError } from '../lib/errors.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { parseAmount } from '../lib/state/sendForm.js'
-import { store } from '../lib/state/store.js'
+import { caipNetworkIdOf, store } from '../lib/state/store.js'
 import { showToast } from '../lib/state/toast.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 type Phase = 'review' | 'sending' | 'confirming'
 
+/** A send not confirmed in time: viem's (EVM), the Solana adapter's. */
+const timeoutErrors = ['WaitForTransactionReceiptTimeoutError', 'SendTimeoutError']
+
 /** The send, reviewed: from, to, amount and network; Send asks the wallet, then waits for the receipt. */
 export function WalletSendPreview() {
   const send = useStore((state) => state.send)
-  const { address, chainId } = useStore((state) => state.connection)
+  const connection = useStore((state) => state.connection)
+  const { address, namespace } = connection
+  const caipNetworkId = caipNetworkIdOf(connection)
   const queryClient = useQueryClient()
   const [phase, setPhase] = useState<Phase>('review')
   const [error, setError] = useState<string | null>(null)
   const token = send.token
   const amount = token ? parseAmount(send.sendTokenAmount, token.decimals) : null
-  if (!token || amount === null || address === null || chainId === null) return null
-  const network = getByCaipNetworkId(`eip155:${chainId}`)
+  if (!token || amount === null || address === null || caipNetworkId === null) return null
+  const network = getByCaipNetworkId(caipNetworkId)
+  const receiver = send.receiverAddress.trim()
 
   const confirm = async () => {
     setError(null)
     setPhase('sending')
     store.setState((state) => ({ send: { ...state.send, loading: true } }))
     try {
-      const hash = await submitSend({ token, amount, receiver: send.receiverAddress, chainId })
+      const chain = await loadChain(namespace)
+      const id = await chain.send({ token, amount, receiver, caipNetworkId })
       setPhase('confirming')
-      const receipt = await waitForSend(hash, chainId)
-      if (receipt.status !== 'success') throw new TransactionRevertedError()
+      if ((await chain.waitForSend(id, caipNetworkId)) !== 'success')
+        throw new TransactionRevertedError()
       await queryClient.invalidateQueries({ queryKey: ['balance'] })
       showToast(t('toast.sent'), 'success')
       router.reset('Account')
@@ -46,7 +53,7 @@ export function WalletSendPreview() {
       setError(
         isUserRejection(reason)
           ? t('send.rejected')
-          : (reason as { name?: string }).name === 'WaitForTransactionReceiptTimeoutError'
+          : timeoutErrors.includes((reason as { name?: string }).name ?? '')
             ? t('send.timeout')
             : t('send.failed', { message: messageOf(reason) }),
       )
@@ -61,8 +68,11 @@ export function WalletSendPreview() {
       `${formatBalance({ value: amount, decimals: token.decimals }, token.decimals)} ${token.symbol}`,
     ],
     [t('send.from'), truncate(address)],
-    [t('send.to'), truncate(toEvmAddress(send.receiverAddress))],
-    [t('send.network'), network?.name ?? `eip155:${chainId}`],
+    [
+      t('send.to'),
+      truncate(namespace === 'eip155' && !receiver.startsWith('0x') ? `0x${receiver}` : receiver),
+    ],
+    [t('send.network'), network?.name ?? caipNetworkId],
   ] as const
 
   return (

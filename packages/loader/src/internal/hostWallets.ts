@@ -31,7 +31,7 @@ const internalError = -32603
  * `WalletError`, for viem's errors, reads `shortMessage` and a cause's code:
  * more than the loader's budget allows, and not what a page's wallet throws.)
  */
-const fromWalletError = (error: unknown) => {
+export const fromWalletError = (error: unknown) => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
   return new RpcError(
     Number.isSafeInteger(code) ? (code as number) : internalError,

@@ -10,6 +10,12 @@ export const recentLimit = 2
 
 const keyOf = (hostOrigin: string) => `porthole.recent.${hostOrigin}`
 
+/**
+ * Where the Solana adapter keeps the connector id of the last Solana
+ * connection on a host: set, the adapter loads at start-up and reconnects it.
+ */
+export const solanaConnectionKey = (hostOrigin: string) => `porthole.solana.${hostOrigin}`
+
 export function readRecent(
   hostOrigin: string | null = store.getState().hostOrigin,
   from: SafeStorage = defaultStorage,

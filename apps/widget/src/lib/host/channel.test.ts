@@ -10,6 +10,7 @@ import {
   type HostRequests,
   onHostWalletEvent,
   requestHostWallet,
+  requestStandardWallet,
   toHostState,
 } from './channel.js'
 
@@ -154,11 +155,47 @@ describe('connectHost', () => {
     )
   })
 
+  test("keeps the loader's Standard wallets, and drops a list the contract refuses", async () => {
+    const { loader, store } = setup()
+    const wallet: Host.StandardWallet = {
+      id: 'standard:0',
+      name: 'Test Solana',
+      icon: '',
+      chains: ['solana:localnet'],
+      features: ['standard:connect', 'solana:signMessage'],
+      accounts: ['9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'],
+    }
+    loader.emit('standardWallets', { wallets: [wallet] })
+    await settle()
+    expect(store.getState().standardWallets).toEqual([wallet])
+    loader.emit('standardWallets', {
+      wallets: [{ ...wallet, features: ['wallet:steal'] }],
+    } as never)
+    await settle()
+    expect(store.getState().standardWallets).toEqual([wallet])
+  })
+
+  test('sends Standard wallet requests to the loader, which alone answers them', async () => {
+    const { loader } = setup()
+    loader.handle('standardWalletRequest', async ({ id, feature, input }) => ({
+      id,
+      feature,
+      input,
+    }))
+    const request = {
+      id: 'standard:0',
+      feature: 'solana:signMessage',
+      input: { account: 'x', message: 'aGk=' },
+    } as const
+    await expect(requestStandardWallet(request)).resolves.toEqual(request)
+  })
+
   test('tells the host about connection changes in its state', async () => {
     const { store, states } = setup()
     store.setState({
       connection: {
         status: 'connected',
+        namespace: 'eip155',
         address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
         chainId: 31337,
         connectorId: 'com.example.test',

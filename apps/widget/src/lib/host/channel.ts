@@ -3,14 +3,21 @@
  * (DESIGN.md section 3). The widget answers `open`, `close`, `setTheme`,
  * `disconnect` and `providerRequest`, and emits `state` on every change of
  * what the host sees and `alert` for each alert raised. It also drives the
- * host page's own wallets through the loader's bridge (`requestHostWallet`).
+ * host page's own wallets through the loader's bridge (`requestHostWallet`,
+ * and `requestStandardWallet` for its Wallet Standard wallets).
  */
 import * as Channel from '@porthole/protocol/Channel'
 import * as Contract from '@porthole/protocol/Contract'
 import { DisconnectedError, ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
 import { router as defaultRouter, type Router } from '../state/router.js'
-import { currentView, store as defaultStore, type Store, type WidgetState } from '../state/store.js'
+import {
+  caipNetworkIdOf,
+  currentView,
+  store as defaultStore,
+  type Store,
+  type WidgetState,
+} from '../state/store.js'
 
 export type HostChannel = Channel.Channel<Host.WidgetSpec, Host.HostSpec>
 
@@ -27,16 +34,17 @@ export class UnauthorizedHostError extends RpcError {
 
 /** What the host sees of the widget's state. */
 export function toHostState(state: WidgetState): Host.State {
-  const { status, address, chainId, connectorName } = state.connection
-  const connected = address !== null && chainId !== null
+  const { status, address, connectorName } = state.connection
+  const caipNetworkId = caipNetworkIdOf(state.connection)
+  const connected = address !== null && caipNetworkId !== null
   return {
     ...Host.initialState,
     open: state.open,
     view: currentView(state),
     status,
-    caipAddress: connected ? `eip155:${chainId}:${address}` : null,
+    caipAddress: connected ? `${caipNetworkId}:${address}` : null,
     address: connected ? address : null,
-    chainId: chainId === null ? null : `eip155:${chainId}`,
+    chainId: caipNetworkId,
     connector: connected ? connectorName : null,
     session: connected ? state.session : null,
   }
@@ -52,6 +60,12 @@ const hostWalletListeners = new Set<(event: Host.HostWalletEvent) => void>()
 export function requestHostWallet(request: Host.HostWalletRequest): Promise<unknown> {
   if (!current || current.closed) return Promise.reject(new DisconnectedError())
   return current.request('hostWalletRequest', request, { timeout: hostWalletTimeout })
+}
+
+/** Calls a feature of one of the host page's Wallet Standard wallets, through the loader. */
+export function requestStandardWallet(request: Host.StandardWalletRequest): Promise<unknown> {
+  if (!current || current.closed) return Promise.reject(new DisconnectedError())
+  return current.request('standardWalletRequest', request, { timeout: hostWalletTimeout })
 }
 
 /** Calls `listener` with every event of a host wallet the widget has used. */
@@ -99,8 +113,11 @@ export type ConnectHostParameters = {
   origin: string
   store?: Store<WidgetState> | undefined
   router?: Router | undefined
-  /** The connection's chain adapter, loaded on demand (`lib/chains`). */
-  chain?: (() => Promise<HostRequests>) | undefined
+  /**
+   * The chain adapter for a provider request's method (`lib/chains`), loaded
+   * on demand; with no method, the connection's.
+   */
+  chain?: ((method?: string) => Promise<HostRequests>) | undefined
   /** Whether the adapter is loaded already (then `disconnect` has something to end). */
   chainLoaded?: (() => boolean) | undefined
 }
@@ -122,6 +139,7 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
   current = channel
 
   channel.on('hostWallets', ({ wallets }) => store.setState({ hostWallets: wallets }))
+  channel.on('standardWallets', ({ wallets }) => store.setState({ standardWallets: wallets }))
   channel.on('hostWalletEvent', (event) => {
     for (const listener of [...hostWalletListeners]) listener(event)
   })
@@ -155,7 +173,7 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
   channel.handle('providerRequest', async (request, { signal }) => {
     if ((await verified(store)) !== 'verified') throw new UnauthorizedHostError()
     if (!chain) throw new DisconnectedError()
-    return (await chain()).request(request, signal)
+    return (await chain(request.method)).request(request, signal)
   })
 
   let lastState: string | undefined

@@ -72,6 +72,7 @@ describe('createRouter', () => {
 describe('canClose', () => {
   const connected = {
     status: 'connected',
+    namespace: 'eip155',
     address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     chainId: 31337,
     connectorId: 'x',

@@ -3,7 +3,7 @@
  * `useSyncExternalStore`, see `hooks/useStore.ts`). Everything the host can
  * see is derived from it (`lib/host/channel.ts`).
  */
-import type { Alert, AlertCode, HostWallet, Session } from '@porthole/protocol/Host'
+import type { Alert, AlertCode, HostWallet, Session, StandardWallet } from '@porthole/protocol/Host'
 import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
 import type { Toast } from './toast.js'
 
@@ -61,7 +61,7 @@ export type WidgetAlert = Alert & { code: AlertCode; id: number }
 /** The send flow's state (SPEC section 3); its rules are in `send.ts`. */
 export type SendToken =
   | { kind: 'native'; symbol: string; decimals: number }
-  | { kind: 'erc20'; address: string; symbol: string; decimals: number }
+  | { kind: 'token'; address: string; symbol: string; decimals: number }
 
 export type SendState = {
   token: SendToken | null
@@ -80,27 +80,38 @@ export const initialSendState: SendState = {
   lastRetry: null,
 }
 
+/** The namespaces a wallet connects with (each has a chain adapter in `lib/chains`). */
+export type ConnectionNamespace = 'eip155' | 'solana'
+
 /**
- * The EVM connection as wagmi reports it (`lib/chains/evm/connection.ts`
- * mirrors it here so the entry chunk can render and report it without
- * loading wagmi).
+ * The connection as its chain adapter reports it (`lib/chains/evm/connection.ts`
+ * mirrors wagmi's, `lib/chains/solana/connection.ts` its own) so the entry
+ * chunk can render and report it without loading wallet libraries.
  */
 export type Connection = {
   status: ConnectionStatus
+  /** The adapter that holds the connection (`eip155` while none does). */
+  namespace: ConnectionNamespace
   address: string | null
-  chainId: number | null
-  /** wagmi's connector id: an EIP-6963 rdns for a host wallet, `walletConnect`. */
+  /** The CAIP-2 reference: the EVM chain id, or a Solana network's genesis hash prefix. */
+  chainId: number | string | null
+  /** The adapter's connector id: an EIP-6963 rdns for a host wallet, `walletConnect`, `standard:<name>`. */
   connectorId: string | null
   connectorName: string | null
 }
 
-export const disconnected: Connection = {
+export const disconnected: Connection & { chainId: null } = {
   status: 'disconnected',
+  namespace: 'eip155',
   address: null,
   chainId: null,
   connectorId: null,
   connectorName: null,
 }
+
+/** The connection's network (CAIP-2), or null. */
+export const caipNetworkIdOf = (connection: Connection): string | null =>
+  connection.chainId === null ? null : `${connection.namespace}:${connection.chainId}`
 
 /** Where a Connecting view's attempt stands. */
 export type ConnectingStatus = 'waiting' | 'rejected' | 'error'
@@ -132,8 +143,14 @@ export type WidgetState = {
   alerts: readonly WidgetAlert[]
   /** The host page's own wallets, from the loader's bridge. */
   hostWallets: readonly HostWallet[]
+  /** The host page's Solana wallets (Wallet Standard), from the loader's bridge. */
+  standardWallets: readonly StandardWallet[]
   /** Whether the lazily loaded EVM layer (wagmi) is up. */
   evm: 'idle' | 'loading' | 'ready' | 'failed'
+  /** Whether the lazily loaded Solana layer (web3.js) is up. */
+  solana: 'idle' | 'loading' | 'ready' | 'failed'
+  /** The namespace the host asked to connect with last (`eth_requestAccounts`, `standard:connect`). */
+  requestedNamespace: ConnectionNamespace | null
   connection: Connection
   connecting: ConnectingWallet | null
   /** Connector ids of the wallets used last on this host, most recent first (`recent.ts`). */
@@ -168,7 +185,10 @@ export const initialState: WidgetState = {
   secureFrame: 'idle',
   alerts: [],
   hostWallets: [],
+  standardWallets: [],
   evm: 'idle',
+  solana: 'idle',
+  requestedNamespace: null,
   connection: disconnected,
   connecting: null,
   recent: [],

@@ -56,6 +56,7 @@ export function createEvmConfig(parameters: {
           url: parameters.hostOrigin,
           icons: [],
         },
+        networks: parameters.networks,
       }),
     ],
     transports: Object.fromEntries(chains.map((chain) => [chain.id, http(rpcUrl(chain.id))])),

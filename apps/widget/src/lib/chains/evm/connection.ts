@@ -6,7 +6,7 @@
  */
 
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
-import { ErrorCode, RpcError, UserRejectedError, WalletError } from '@porthole/protocol/Errors'
+import { ErrorCode, RpcError, WalletError } from '@porthole/protocol/Errors'
 import type { ProviderRequest } from '@porthole/protocol/Host'
 import { numberToHex } from 'viem'
 import type { Connector } from 'wagmi'
@@ -25,9 +25,10 @@ import {
 } from 'wagmi/actions'
 import { queryClient } from '../../data/queryClient.js'
 import { rememberRecent } from '../../data/recent.js'
-import { UnverifiedHostError } from '../../errors.js'
+import { NoEvmAccountsError, UnverifiedHostError } from '../../errors.js'
 import { emitProviderEvent } from '../../host/channel.js'
 import { projectConfigQuery } from '../../host/projectConfig.js'
+import { followSupport, waitForConnection } from '../../state/connection.js'
 import { router } from '../../state/router.js'
 import { type Connection, disconnected, store } from '../../state/store.js'
 import { announceHostWallets } from './bridge.js'
@@ -55,11 +56,12 @@ export class UnknownChainError extends RpcError {
   }
 }
 
-function toConnection(config: EvmConfig): Connection {
+function toConnection(config: EvmConfig): Connection & { chainId: number | null } {
   const { status, address, chainId, connector } = getConnection(config)
   if (status === 'disconnected') return disconnected
   return {
     status,
+    namespace: 'eip155',
     address: address ?? null,
     chainId: chainId ?? null,
     connectorId: connector?.id ?? null,
@@ -83,14 +85,19 @@ export function walletConnectionStatus(
 }
 
 /** Whether the connected wallet is on a network the project offers. */
-export const isSupportedChain = (config: EvmConfig, chainId: number | null): boolean =>
+export const isSupportedChain = (config: EvmConfig, chainId: number | string | null): boolean =>
   chainId !== null && config.chains.some((chain) => chain.id === chainId)
 
 /** Mirrors wagmi's connection into the store and tells the host's provider what changed. */
 function mirrorConnection(config: EvmConfig) {
-  let previous = store.getState().connection
+  let previous: ReturnType<typeof toConnection> = disconnected
   const sync = () => {
     const next = toConnection(config)
+    // wagmi with no connection leaves another namespace's connection alone.
+    if (next.status === 'disconnected' && store.getState().connection.namespace !== 'eip155') {
+      previous = next
+      return
+    }
     store.setState({ connection: next })
     const was = previous.status === 'connected' && previous.address !== null
     const is = next.status === 'connected' && next.address !== null
@@ -110,29 +117,11 @@ function mirrorConnection(config: EvmConfig) {
         emitProviderEvent({ event: 'chainChanged', data: numberToHex(next.chainId ?? 0) })
     }
     previous = next
-    followChain(config, next)
+    followSupport(next, isSupportedChain(config, next.chainId))
     followSession(next, isSupportedChain(config, next.chainId))
   }
   sync()
   return watchConnection(config, { onChange: sync })
-}
-
-/**
- * A wallet on a network the project does not offer gets UnsupportedChain,
- * which cannot be closed; back on a supported one, the modal goes home.
- */
-function followChain(config: EvmConfig, connection: Connection) {
-  const state = store.getState()
-  const view = state.history.at(-1)
-  if (connection.status === 'connected' && !isSupportedChain(config, connection.chainId)) {
-    if (view !== 'UnsupportedChain') router.open('UnsupportedChain')
-  } else if (view === 'UnsupportedChain') {
-    // Back on a supported network (or disconnected): the lock is gone.
-    router.reset()
-    router.close()
-  } else if (connection.status === 'disconnected' && !state.open) {
-    router.reset()
-  }
 }
 
 function findConnector(config: EvmConfig, connectorId: string): Connector {
@@ -176,32 +165,6 @@ async function settleChain(config: EvmConfig, connector: Connector, chainId: num
   if ((await connector.getChainId()) === chainId) connector.emitter.emit('change', { chainId })
 }
 
-/** Waits for a connection, or rejects with 4001 once the modal closes without one. */
-function waitForConnection(signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const { connection, open } = store.getState()
-      if (connection.status === 'connected' && connection.address) {
-        done()
-        resolve(connection.address)
-      } else if (!open) {
-        done()
-        reject(new UserRejectedError('The user closed the modal without connecting.'))
-      }
-    }
-    const onAbort = () => {
-      done()
-      reject(new UserRejectedError('The request was cancelled.'))
-    }
-    const unsubscribe = store.subscribe(check)
-    const done = () => {
-      unsubscribe()
-      signal.removeEventListener('abort', onAbort)
-    }
-    signal.addEventListener('abort', onAbort)
-  })
-}
-
 const ready: Promise<EvmConfig> = (async () => {
   const { hostOrigin } = store.getState()
   if (!hostOrigin) throw new UnverifiedHostError()
@@ -239,6 +202,8 @@ export const evmConnection = {
    * Starts a WalletConnect pairing: `onUri` receives its URI. Calling it again
    * replaces the pairing (the old URI stops working); the promise of the
    * attempt that connects resolves, the others never matter to the caller.
+   * A wallet that connects Solana accounts only connects too: its session is
+   * the Solana adapter's (`solana/walletConnect.ts`), wagmi stays as it was.
    */
   async pairWalletConnect(onUri: (uri: string) => void): Promise<void> {
     const config = await ready
@@ -248,7 +213,9 @@ export const evmConnection = {
     }
     connector.emitter.on('message', onMessage)
     try {
-      await connect(config, { connector })
+      await connect(config, { connector }).catch((error: unknown) => {
+        if (!(error instanceof NoEvmAccountsError)) throw error
+      })
       rememberRecent('walletConnect')
     } finally {
       connector.emitter.off('message', onMessage)
@@ -356,13 +323,17 @@ export const evmConnection = {
   async request({ method, params }: ProviderRequest, signal: AbortSignal): Promise<unknown> {
     const config = await ready
     const connection = store.getState().connection
-    const connected = connection.status === 'connected' && connection.address !== null
-    const chainId = connected ? connection.chainId : config.chains[0].id
+    const connected =
+      connection.status === 'connected' &&
+      connection.namespace === 'eip155' &&
+      connection.address !== null
+    const chainId = connected ? (connection.chainId as number | null) : config.chains[0].id
     switch (method) {
       case 'eth_requestAccounts': {
         if (connected) return [connection.address]
+        store.setState({ requestedNamespace: 'eip155' })
         router.open('Connect')
-        return [await waitForConnection(signal)]
+        return [await waitForConnection(signal, 'eip155')]
       }
       case 'eth_accounts':
         return connected ? [connection.address] : []

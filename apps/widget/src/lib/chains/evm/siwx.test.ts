@@ -198,6 +198,7 @@ async function connectWallet(config: EvmConfig): Promise<Connection> {
   await connect(config, { connector })
   const connection: Connection = {
     status: 'connected',
+    namespace: 'eip155',
     address: wallet.address,
     chainId: localChain.id,
     connectorId: connector.id,
@@ -209,6 +210,7 @@ async function connectWallet(config: EvmConfig): Promise<Connection> {
 
 const connected: Connection = {
   status: 'connected',
+  namespace: 'eip155',
   address: wallet.address,
   chainId: localChain.id,
   connectorId: 'mock',

@@ -1,107 +1,21 @@
 /**
- * Sign in with a wallet signature (SIWX, CAIP-122 / EIP-4361) for the
- * connected EVM wallet, as the seed's flow says: on connect, when sign-in is
- * on, the network is supported and the account has no stored session,
- * SIWXSignMessage opens. The message's domain and URI are the host origin the
- * browser reported at the handshake, never anything the host sent. The API
- * issues the nonce, verifies the signature (EOA, EIP-1271, EIP-6492) and
- * keeps the session, scoped to that origin (SECURITY.md 9).
+ * Sign in with Ethereum (EIP-4361) for the connected EVM wallet: the flow is
+ * `host/siwx.ts`'s; this writes the message with viem and signs it with
+ * wagmi. The API verifies EOA, EIP-1271 and EIP-6492 signatures.
  */
-import { BaseError } from '@porthole/protocol/Errors'
-import { Session } from '@porthole/protocol/Host'
-import { SiwxNonce, SiwxSession } from '@porthole/protocol/Siwx'
 import { createSiweMessage } from 'viem/siwe'
 import { getBytecode, getConnection, signMessage } from 'wagmi/actions'
-import { track } from '../../data/analytics.js'
-import { api } from '../../data/api.js'
-import { storage } from '../../data/storage.js'
-import { projectId } from '../../env.js'
-import { router } from '../../state/router.js'
-import { type Connection, store } from '../../state/store.js'
-import { isUserRejection } from '../../walletErrors.js'
+import { expirationOf, type SignInOutcome, signInWith, signOutOf } from '../../host/siwx.js'
 import type { EvmConfig } from './config.js'
 
-/** The seed's sign-in copy, word for word. */
-export const SiwxMessage = {
-  declined: 'Signature declined',
-  initFailed: 'A problem occurred while trying initialize authentication',
-  smartAccount: 'This application might not support Smart Accounts',
-  authenticating: 'Authenticating...',
-} as const
-
-/** The seed's thrown sign-in errors. */
-export class SiwxError extends BaseError {
-  override name = 'SiwxError'
-}
-export const SiwxErrorMessage = {
-  notEnabled: 'SIWX is not enabled',
-  noAddress: 'No ActiveCaipAddress found',
-  noNetwork: 'No ActiveCaipNetwork or client found',
-  noClient: 'No ConnectionController client found',
-} as const
-
-type Stored = Record<string, Session>
-
-const keyOf = (hostOrigin: string) => `porthole.siwx.${hostOrigin}`
-
-const caipAddressOf = (connection: Connection) =>
-  connection.address && connection.chainId
-    ? `eip155:${connection.chainId}:${connection.address}`
-    : null
-
-/** This host's stored sessions; an entry that is not a session (old or damaged storage) is skipped. */
-function readStored(hostOrigin: string): Stored {
-  try {
-    const value: unknown = JSON.parse(storage.getItem(keyOf(hostOrigin)) ?? '{}')
-    if (typeof value !== 'object' || value === null) return {}
-    return Object.fromEntries(
-      Object.entries(value).flatMap(([key, entry]) => {
-        const parsed = Session.safeParse(entry)
-        return parsed.success ? [[key, parsed.data]] : []
-      }),
-    )
-  } catch {
-    return {}
-  }
-}
-
-/** Whether the API still accepts the session (`expiresAt`: its expiration time, or sooner). */
-const isLive = (session: Session, now = Date.now()) => {
-  const expiresAt = session.data.expiresAt
-  return typeof expiresAt === 'string' && Date.parse(expiresAt) > now
-}
-
-/** The stored session of an account on this host, if it has not expired. */
-export function storedSession(hostOrigin: string, caipAddress: string): Session | null {
-  const session = readStored(hostOrigin)[caipAddress.toLowerCase()]
-  return session && isLive(session) ? session : null
-}
-
-function writeSession(hostOrigin: string, caipAddress: string, session: Session | null) {
-  const stored = readStored(hostOrigin)
-  if (session) stored[caipAddress.toLowerCase()] = session
-  else delete stored[caipAddress.toLowerCase()]
-  storage.setItem(keyOf(hostOrigin), JSON.stringify(stored))
-}
-
-/**
- * On every connection change: the account's stored session becomes the
- * host's, and an account without one on a supported network is asked to sign
- * in (a new account or network asks again).
- */
-export function followSession(connection: Connection, supported: boolean): void {
-  const { siwx, hostOrigin, session } = store.getState()
-  const caipAddress = caipAddressOf(connection)
-  if (!siwx || !hostOrigin || connection.status !== 'connected' || !caipAddress) {
-    if (session) store.setState({ session: null })
-    if (store.getState().history.at(-1) === 'SIWXSignMessage') router.reset()
-    return
-  }
-  const stored = storedSession(hostOrigin, caipAddress)
-  store.setState({ session: stored })
-  if (!stored && supported && store.getState().history.at(-1) !== 'SIWXSignMessage')
-    router.open('SIWXSignMessage')
-}
+export {
+  followSession,
+  type SignInOutcome,
+  SiwxError,
+  SiwxErrorMessage,
+  SiwxMessage,
+  storedSession,
+} from '../../host/siwx.js'
 
 /** Whether the connected account is a contract (a smart account), which some sites don't support. */
 export async function isSmartAccount(config: EvmConfig): Promise<boolean> {
@@ -111,100 +25,39 @@ export async function isSmartAccount(config: EvmConfig): Promise<boolean> {
   return code !== undefined && code !== '0x'
 }
 
-export type SignInOutcome = 'signed' | 'declined'
-
-/** The message, or the seed's start failure when the settings cannot make one. */
-function toMessage(create: () => string): string {
-  try {
-    return create()
-  } catch (cause) {
-    throw new SiwxError(SiwxMessage.initFailed, { cause })
-  }
-}
-
-/**
- * Signs in: a nonce from the API, the message, the wallet's signature, the
- * API's session. Throws `SiwxError` for the seed's missing-state cases and
- * for a failed start ('A problem occurred…', after which the wallet is
- * disconnected by the caller); a declined or refused signature answers
- * 'declined' and tracks SIWX_AUTH_ERROR.
- */
+/** Signs in with the connected EVM account (see `signInWith`). */
 export async function signIn(config: EvmConfig): Promise<SignInOutcome> {
-  const { siwx, hostOrigin } = store.getState()
-  if (!siwx || !hostOrigin) throw new SiwxError(SiwxErrorMessage.notEnabled)
   const { address, chainId, connector } = getConnection(config)
-  if (!address) throw new SiwxError(SiwxErrorMessage.noAddress)
-  if (!chainId || !config.chains.some((chain) => chain.id === chainId))
-    throw new SiwxError(SiwxErrorMessage.noNetwork)
-  if (!connector) throw new SiwxError(SiwxErrorMessage.noClient)
-
-  let nonce: string
-  try {
-    nonce = SiwxNonce.parse(await api.post('/siwx/nonce', { params: { projectId } })).nonce
-  } catch (cause) {
-    throw new SiwxError(SiwxMessage.initFailed, { cause })
-  }
-  const issuedAt = new Date()
-  const host = new URL(hostOrigin)
-  const message = toMessage(() =>
-    createSiweMessage({
-      // The scheme too (EIP-4361's optional one): the API reads the origin from both.
-      scheme: host.protocol.slice(0, -1),
-      domain: host.host,
-      uri: hostOrigin,
-      address,
-      chainId,
-      nonce,
-      version: '1',
-      issuedAt,
-      requestId: crypto.randomUUID(),
-      ...(siwx.statement ? { statement: siwx.statement } : {}),
-      ...(siwx.resources?.length ? { resources: siwx.resources } : {}),
-      ...(siwx.expirationTime
-        ? { expirationTime: new Date(issuedAt.getTime() + siwx.expirationTime * 1000) }
-        : {}),
-    }),
-  )
-
-  let signature: string
-  try {
-    signature = await signMessage(config, { message })
-  } catch (error) {
-    void track('SIWX_AUTH_ERROR')
-    if (isUserRejection(error)) return 'declined'
-    throw error
-  }
-  let verified: SiwxSession
-  try {
-    verified = SiwxSession.parse(
-      await api.post('/siwx/sessions', { params: { projectId }, body: { message, signature } }),
-    )
-  } catch {
-    void track('SIWX_AUTH_ERROR')
-    return 'declined'
-  }
-  const { message: signed, signature: proof, ...data } = verified
-  const session: Session = { data, message: signed, signature: proof }
-  writeSession(hostOrigin, `eip155:${chainId}:${address}`, session)
-  store.setState({ session })
-  void track('SIWX_AUTH_SUCCESS')
-  router.close()
-  return 'signed'
+  const supported = chainId !== undefined && config.chains.some((chain) => chain.id === chainId)
+  return signInWith({
+    address,
+    caipNetworkId: supported ? `eip155:${chainId}` : undefined,
+    hasClient: connector !== undefined,
+    createMessage: ({ nonce, issuedAt, hostOrigin, siwx }) => {
+      const host = new URL(hostOrigin)
+      const expirationTime = expirationOf(issuedAt, siwx.expirationTime)
+      return createSiweMessage({
+        // The scheme too (EIP-4361's optional one): the API reads the origin from both.
+        scheme: host.protocol.slice(0, -1),
+        domain: host.host,
+        uri: hostOrigin,
+        address: address as `0x${string}`,
+        chainId: chainId as number,
+        nonce,
+        version: '1',
+        issuedAt,
+        requestId: crypto.randomUUID(),
+        ...(siwx.statement ? { statement: siwx.statement } : {}),
+        ...(siwx.resources?.length ? { resources: siwx.resources } : {}),
+        ...(expirationTime ? { expirationTime } : {}),
+      })
+    },
+    sign: (message) => signMessage(config, { message }),
+  })
 }
 
-/** Ends the session: the API forgets it, the widget and the host too. The wallet stays connected. */
+/** Ends the session of the connected EVM account. */
 export async function signOut(config: EvmConfig): Promise<void> {
-  const { hostOrigin, session } = store.getState()
   const { address, chainId } = getConnection(config)
-  if (hostOrigin && address && chainId)
-    writeSession(hostOrigin, `eip155:${chainId}:${address}`, null)
-  store.setState({ session: null })
-  const token = session?.data.token
-  if (typeof token === 'string')
-    await api
-      .delete('/siwx/sessions', {
-        params: { projectId },
-        headers: { authorization: `Bearer ${token}` },
-      })
-      .catch(() => undefined)
+  await signOutOf(address && chainId ? `eip155:${chainId}:${address}` : null)
 }

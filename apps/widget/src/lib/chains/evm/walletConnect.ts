@@ -3,12 +3,20 @@
  * (wagmi's own connector needs `@walletconnect/ethereum-provider`, which is
  * 426 MB with its dependencies). The provider is loaded and started only when
  * a pairing starts or a stored session must be restored, so a visit that
- * never uses WalletConnect never opens the relay's socket.
+ * never uses WalletConnect never opens the relay's socket. The pairing also
+ * offers the project's Solana networks (optional, as EIP-155's, so a wallet
+ * of either namespace pairs); the provider is registered in
+ * `../walletConnect/provider.ts`, where `solana/walletConnect.ts` finds it.
  */
 import type UniversalProvider from '@walletconnect/universal-provider'
-import { type Address, getAddress, numberToHex, UserRejectedRequestError } from 'viem'
+import { type Address, getAddress, isAddress, numberToHex, UserRejectedRequestError } from 'viem'
 import { createConnector } from 'wagmi'
-import { ChainNotConfiguredError, NoSessionError } from '../../errors.js'
+import { ChainNotConfiguredError, NoEvmAccountsError, NoSessionError } from '../../errors.js'
+import {
+  disconnectWalletConnect,
+  registerWalletConnectProvider,
+  solanaNamespace,
+} from '../walletConnect/provider.js'
 
 export type WalletConnectParameters = {
   /** The WalletConnect Cloud project id. */
@@ -16,6 +24,8 @@ export type WalletConnectParameters = {
   /** The relay's WebSocket URL (`wss://relay.walletconnect.org` in production). */
   relayUrl: string
   metadata: { name: string; description: string; url: string; icons: string[] }
+  /** The project's networks, all namespaces: its Solana ones are offered beside EIP-155's. */
+  networks: readonly string[]
 }
 
 /** The EIP-1193 methods and events a WalletConnect session asks the wallet for. */
@@ -39,6 +49,21 @@ type Provider = InstanceType<typeof UniversalProvider>
 const toAddresses = (accounts: readonly string[]): Address[] => [
   ...new Set(accounts.map((account) => getAddress(account.split(':').at(-1) as string))),
 ]
+
+/**
+ * The EVM addresses among an `accountsChanged`'s: the provider relays every
+ * namespace's events with the namespace cut off, so the Solana accounts it
+ * emits when the Solana network changes (its `setDefaultChain`) come through
+ * here too and are not ours.
+ */
+export const evmAccounts = (accounts: readonly string[]): string[] =>
+  accounts.filter((account) => isAddress(account.split(':').at(-1) as string, { strict: false }))
+
+/** An EIP-155 chain id from a `chainChanged`; a Solana network's (base58) is none. */
+export const evmChainId = (chainId: string | number): number | undefined => {
+  const id = Number(chainId)
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
 
 const userRejected = (error: unknown) =>
   /user rejected|rejected|connection request reset/i.test(
@@ -71,6 +96,18 @@ export function walletConnect(parameters: WalletConnectParameters) {
     )
     const caipChains = config.chains.map((chain) => `eip155:${chain.id}`)
 
+    /** wagmi's 'change' for an `accountsChanged`: none is a disconnect, another namespace's is not ours. */
+    const accountsChanged = (accounts: string[]) => {
+      const evm = evmAccounts(accounts)
+      if (accounts.length === 0) void disconnected()
+      else if (evm.length > 0) config.emitter.emit('change', { accounts: toAddresses(evm) })
+    }
+
+    const chainChanged = (chain: string | number) => {
+      const chainId = evmChainId(chain)
+      if (chainId !== undefined) config.emitter.emit('change', { chainId })
+    }
+
     const currentChainId = (instance: Provider): number => {
       const accounts = instance.session?.namespaces.eip155?.accounts ?? []
       const fromDefault = Number(
@@ -83,11 +120,8 @@ export function walletConnect(parameters: WalletConnectParameters) {
 
     const listen = (instance: Provider) => {
       if (onDisplayUri) return
-      onAccountsChanged = (accounts) => {
-        if (accounts.length === 0) void disconnected()
-        else config.emitter.emit('change', { accounts: toAddresses(accounts) })
-      }
-      onChainChanged = (chainId) => config.emitter.emit('change', { chainId: Number(chainId) })
+      onAccountsChanged = accountsChanged
+      onChainChanged = chainChanged
       onDisconnect = () => void disconnected()
       onDisplayUri = (uri) => config.emitter.emit('message', { type: 'display_uri', data: uri })
       instance.on('accountsChanged', onAccountsChanged)
@@ -129,6 +163,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
           })
           skipVerify(instance)
           provider = instance
+          registerWalletConnectProvider(instance)
           return instance
         },
         (error: unknown) => {
@@ -160,7 +195,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
         listen(instance)
         try {
           if (!instance.session || !isReconnecting) {
-            if (instance.session) await instance.disconnect().catch(() => undefined)
+            if (instance.session) await disconnectWalletConnect()
             await instance.connect({
               optionalNamespaces: {
                 eip155: {
@@ -169,6 +204,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
                   events: [...walletConnectEvents],
                   rpcMap,
                 },
+                ...solanaNamespace(parameters.networks),
               },
             })
           }
@@ -176,6 +212,8 @@ export function walletConnect(parameters: WalletConnectParameters) {
           if (!session) throw new NoSessionError()
           await config.storage?.setItem(connectedKey, true)
           const accounts = toAddresses(session.namespaces.eip155?.accounts ?? [])
+          // A Solana wallet's session stays open for the Solana adapter; wagmi gets no connection.
+          if (accounts.length === 0) throw new NoEvmAccountsError()
           let current = currentChainId(instance)
           if (chainId && chainId !== current) {
             await this.switchChain?.({ chainId }).catch(() => undefined)
@@ -193,7 +231,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
         await config.storage?.removeItem(connectedKey)
         if (!provider) return
         unlisten(provider)
-        await provider.disconnect().catch(() => undefined)
+        await disconnectWalletConnect()
       },
 
       async getAccounts() {
@@ -233,14 +271,9 @@ export function walletConnect(parameters: WalletConnectParameters) {
         return chain
       },
 
-      onAccountsChanged(accounts) {
-        if (accounts.length === 0) void disconnected()
-        else config.emitter.emit('change', { accounts: toAddresses(accounts) })
-      },
+      onAccountsChanged: accountsChanged,
 
-      onChainChanged(chain) {
-        config.emitter.emit('change', { chainId: Number(chain) })
-      },
+      onChainChanged: chainChanged,
 
       onDisconnect: disconnected,
 
