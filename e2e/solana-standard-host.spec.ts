@@ -121,3 +121,67 @@ test('a stock Wallet Standard app finds Porthole and signs a message through it'
     'solana:signMessage',
   ])
 })
+
+test('a page without the Wallet Standard never downloads loader-solana.js', async ({ page }) => {
+  const fetched: string[] = []
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+  await openHost(page)
+  await page.evaluate(() =>
+    (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+  )
+  await expect.poll(async () => (await hostState(page)).open).toBe(true)
+  expect(fetched).toContain('/loader.js')
+  expect(fetched).not.toContain('/loader-solana.js')
+})
+
+test("inv-01 a hostile page's Standard wallets: the modal lists only a well-formed one, and the bridge leaves the page nothing new", async ({
+  page,
+}) => {
+  const fetched: string[] = []
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+  await installSolanaTestWallet(page)
+  // Registered before the loader: wallets whose getters throw, a flood, a huge icon, no Solana chain.
+  await page.addInitScript(() => {
+    if (window.top !== window) return
+    ;(window as unknown as { keysBefore: string[] }).keysBefore = Object.keys(window)
+    const trap = {
+      get() {
+        throw new Error('trap')
+      },
+    }
+    const feature = { version: '1.0.0', connect: async () => ({ accounts: [] }) }
+    const wallets: unknown[] = [
+      Object.defineProperty({ name: 'Trap Wallet', chains: ['solana:localnet'] }, 'features', trap),
+      new Proxy({}, { get: trap.get }),
+      { name: 'EVM Only', chains: ['eip155:1'], features: { 'standard:connect': feature } },
+      ...Array.from({ length: 200 }, (_, index) => ({
+        name: `Flood ${index}`,
+        chains: [],
+        features: {},
+      })),
+    ]
+    const callback = ({ register }: { register(...wallets: unknown[]): unknown }) =>
+      register(...wallets)
+    window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }))
+    window.addEventListener('wallet-standard:app-ready', (event) =>
+      callback((event as CustomEvent<{ register(...wallets: unknown[]): unknown }>).detail),
+    )
+  })
+  await openHost(page)
+  await page.evaluate(() =>
+    (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+  )
+  const list = connectList(widget(page))
+  await expect(list.getByRole('button', { name: /Porthole Solana Test Wallet/ })).toBeVisible()
+  await expect(list.getByRole('button', { name: /Trap Wallet|EVM Only|Flood/ })).toHaveCount(0)
+  expect(fetched).toContain('/loader-solana.js')
+  const added = await page.evaluate(() => {
+    const before = new Set((window as unknown as { keysBefore: string[] }).keysBefore)
+    return Object.keys(window).filter((key) => !before.has(key))
+  })
+  // The loader's one global (beside the widget's frame, window[0]); the bridge adds none.
+  const ours = ['0', 'keysBefore']
+  expect(
+    added.filter((key) => !ours.includes(key) && !key.startsWith('__portholeSolanaTestWallet')),
+  ).toEqual(['Wallet'])
+})

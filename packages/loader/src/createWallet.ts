@@ -273,9 +273,14 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     (event) => channel?.emit('hostWalletEvent', event),
   )
 
-  /** The Solana bridge, a second file loaded only for a page with a Standard wallet or app. */
+  /**
+   * The Solana bridge, a second file loaded only for a page with a Standard
+   * wallet or app. A site's bundler must leave its URL to the browser.
+   */
   const bridge = () =>
-    (solana ??= import(/* @vite-ignore */ `${widgetUrl}/loader-solana.js`).then(
+    (solana ??= import(
+      /* @vite-ignore */ /* webpackIgnore: true */ `${widgetUrl}/loader-solana.js`
+    ).then(
       ({ createSolanaBridge }: typeof import('./solana.js')) => createSolanaBridge(wallet, channel),
       () =>
         warn(

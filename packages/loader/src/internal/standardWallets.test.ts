@@ -77,9 +77,16 @@ describe('inv-18 createStandardWallets: what the page registers', () => {
     wallets.add(Object.defineProperty({ ...wallet, name: 'C' }, 'accounts', { get: trap }))
     wallets.add(Object.defineProperty({ ...wallet, name: 'D' }, 'features', { get: trap }))
     wallets.add(new Proxy({}, { get: trap, has: trap, ownKeys: trap, getPrototypeOf: trap }))
+    // An array whose own methods lie, and one as long as it likes.
+    const chains = Object.assign(['solana:localnet'], { slice: () => ({ filter: trap }) })
+    const endless = new Proxy([], {
+      get: (target, key) => (key === 'length' ? 2 ** 32 - 1 : Reflect.get(target, key)),
+    })
+    wallets.add({ ...wallet, name: 'E', chains, accounts: endless })
     expect(wallets.list().map(({ name, icon, accounts }) => ({ name, icon, accounts }))).toEqual([
       { name: 'B', icon: '', accounts: [] },
       { name: 'C', icon: 'data:image/svg+xml;base64,PHN2Zy8+', accounts: [] },
+      { name: 'E', icon: 'data:image/svg+xml;base64,PHN2Zy8+', accounts: [] },
     ])
   })
 

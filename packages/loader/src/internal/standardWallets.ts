@@ -51,9 +51,9 @@ export const attempt = <value>(read: () => value): value | undefined => {
   }
 }
 
-/** The first `max` items of a page's array; none for anything else. */
+/** The first `max` items of a page's array (its own `slice` not trusted); none for anything else. */
 const items = (value: unknown, max: number): unknown[] =>
-  attempt(() => (Array.isArray(value) ? value.slice(0, max) : [])) ?? []
+  attempt(() => (Array.isArray(value) ? Array.prototype.slice.call(value, 0, max) : [])) ?? []
 
 const field = (value: unknown, key: string): unknown => attempt(() => (value as Fields)[key])
 
