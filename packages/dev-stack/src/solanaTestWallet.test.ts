@@ -99,9 +99,11 @@ beforeEach(async () => {
             ? []
             : [input]
       try {
-        const result = await (
-          target.features[feature]?.[method] as (...a: unknown[]) => Promise<unknown>
-        )(...args)
+        const call = target.features[feature]?.[method] as
+          | ((...a: unknown[]) => Promise<unknown>)
+          | undefined
+        if (!call) throw new Error(`The wallet has no ${feature}.${method}`)
+        const result = await call.apply(target.features[feature], args)
         return JSON.parse(
           JSON.stringify(result, (_, value) =>
             value instanceof Uint8Array ? Array.from(value) : value,
