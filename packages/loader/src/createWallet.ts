@@ -9,7 +9,7 @@ import { iframeLoadTimeout, providerRequestTimeout } from '@porthole/protocol/Co
 import {
   BaseError,
   DisconnectedError,
-  type RpcError,
+  RpcError,
   TimeoutError,
   TimeoutReason,
 } from '@porthole/protocol/Errors'
@@ -281,7 +281,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     (solana ??= import(
       /* @vite-ignore */ /* webpackIgnore: true */ `${widgetUrl}/loader-solana.js`
     ).then(
-      ({ createSolanaBridge }: typeof import('./solana.js')) => createSolanaBridge(wallet, channel),
+      ({ createSolanaBridge }: typeof import('./solana.js')) =>
+        createSolanaBridge(wallet, channel, RpcError),
       () =>
         warn(
           `${widgetUrl}/loader-solana.js did not load: check that your CSP allows it (script-src).`,

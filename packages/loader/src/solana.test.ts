@@ -1,5 +1,6 @@
 import * as Channel from '@porthole/protocol/Channel'
 import * as Contract from '@porthole/protocol/Contract'
+import { RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
 import { getWallets } from '@wallet-standard/app'
 import type { Wallet } from '@wallet-standard/base'
@@ -45,8 +46,11 @@ const porthole = {
   provider: { request: vi.fn(async () => null) },
 }
 
-function start(channel?: Channel.Channel<Host.HostSpec, Host.WidgetSpec>) {
-  const bridge = createSolanaBridge(porthole, channel)
+function start(
+  channel?: Channel.Channel<Host.HostSpec, Host.WidgetSpec>,
+  HostRpcError?: typeof RpcError,
+) {
+  const bridge = createSolanaBridge(porthole, channel, HostRpcError)
   open.push(bridge)
   return bridge
 }
@@ -105,6 +109,34 @@ describe('createSolanaBridge: the page as an app sees it', () => {
         input: { account: address, message: 'aGk=' },
       }),
     ).resolves.toMatchObject({ signedMessage: 'aGk=' })
+  })
+
+  test("a wallet's refusal crosses as the first script's RpcError: 4001, not -32603", async () => {
+    // loader-solana.js is a bundle of its own, with its own RpcError class; the
+    // first script's channel lets only its own class cross. Here the first
+    // script's class is told apart by a subclass that counts what it made.
+    const made: number[] = []
+    class HostRpcError extends RpcError {
+      constructor(code: number, message: string, data?: unknown) {
+        super(code, message, data)
+        made.push(code)
+      }
+    }
+    const { loader, widget } = createChannels()
+    const fake = createStandardWallet()
+    fake.features['standard:connect'].connect.mockRejectedValueOnce(
+      new Error('User rejected the request'),
+    )
+    registerWallet(fake.wallet)
+    start(loader, HostRpcError)
+    await expect(
+      widget.request('standardWalletRequest', {
+        id: 'standard:0',
+        feature: 'standard:connect',
+        input: {},
+      }),
+    ).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    expect(made).toEqual([4001])
   })
 
   test('inv-18 a malformed standardWalletRequest is refused with -32602, no wallet asked', async () => {

@@ -16,7 +16,7 @@
  * nothing of it is reachable from the page (no global, no window message).
  */
 import type * as Channel from '@porthole/protocol/Channel'
-import { InvalidParamsError } from '@porthole/protocol/Errors'
+import { InvalidParamsError, RpcError, toRpcError } from '@porthole/protocol/Errors'
 import type { HostSpec, WidgetSpec } from '@porthole/protocol/Host'
 import { parseStandardWalletRequest } from '@porthole/protocol/HostGuards'
 import { createPortholeStandard, type Porthole } from './internal/portholeStandard.js'
@@ -36,9 +36,15 @@ const appReady = 'wallet-standard:app-ready'
 
 type Detail = Event & { detail?: unknown }
 
+/**
+ * `HostRpcError` is the first script's `RpcError`: this file is a bundle of
+ * its own, with its own copy of the class, and the first script's channel
+ * lets only its own class cross (anything else becomes -32603).
+ */
 export function createSolanaBridge(
   porthole: Porthole,
   channel: HostChannel | undefined,
+  HostRpcError: typeof RpcError = RpcError,
 ): SolanaBridge {
   const own = createPortholeStandard(porthole)
   let current = channel
@@ -79,14 +85,19 @@ export function createSolanaBridge(
 
   const connect = (channel: HostChannel) => {
     current = channel
-    channel.handle('standardWalletRequest', (request) => {
-      let parsed: ReturnType<typeof parseStandardWalletRequest>
+    channel.handle('standardWalletRequest', async (request) => {
       try {
-        parsed = parseStandardWalletRequest(request)
-      } catch {
-        throw new InvalidParamsError('Invalid parameters for standardWalletRequest.')
+        let parsed: ReturnType<typeof parseStandardWalletRequest>
+        try {
+          parsed = parseStandardWalletRequest(request)
+        } catch {
+          throw new InvalidParamsError('Invalid parameters for standardWalletRequest.')
+        }
+        return await wallets.request(parsed)
+      } catch (error) {
+        const { code, message, data } = toRpcError(error)
+        throw new HostRpcError(code, message, data)
       }
-      return wallets.request(parsed)
     })
     wallets.resend()
   }

@@ -34,7 +34,7 @@ describe('icon', () => {
     expect(icon.length).toBeLessThan(512)
     const svg = decodeURIComponent(icon.slice('data:image/svg+xml,'.length))
     expect(svg).toMatch(
-      /^<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg' viewBox='0 0 96 96'>.*<\/svg>$/,
+      /^<svg xmlns='http:\/\/www\.w3\.org\/2000\/svg' viewBox='0 0 8 8'>.*<\/svg>$/,
     )
   })
 })

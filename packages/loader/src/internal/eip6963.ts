@@ -14,7 +14,7 @@ export type ProviderDetail<provider> = {
 
 /** A porthole (a ring in a rounded square), as a data URI the EIP asks for. */
 export const icon =
-  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 96 96'><rect width='96' height='96' rx='24' fill='%231d4ed8'/><circle cx='48' cy='48' r='24' fill='none' stroke='%23fff' stroke-width='12'/></svg>"
+  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' rx='2' fill='%231d4ed8'/><circle cx='4' cy='4' r='2' fill='none' stroke='%23fff'/></svg>"
 
 export function toDetail<provider>(provider: provider): ProviderDetail<provider> {
   return Object.freeze({
