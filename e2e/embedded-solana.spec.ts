@@ -1,8 +1,8 @@
 /**
  * The embedded wallet on Solana Local, from the host page: an email login,
- * then `solana_signAndSendTransaction` through the host's provider, the
- * widget and the secure frame, sent through the API's RPC proxy to the
- * stack's Solana node (litesvm). The receiver's balance on the node moves by
+ * `standard:connect` (its Solana account), then `solana_signAndSendTransaction`
+ * through the host's provider, the widget and the secure frame, sent through
+ * the API's RPC proxy to the stack's Solana node (litesvm). The receiver's balance on the node moves by
  * exactly the amount shown, and only after Approve in the approval window.
  */
 import { expect, type Page, test } from '@playwright/test'
@@ -21,34 +21,23 @@ import {
   pendingOutcome,
   primaryButton,
   secureFrame,
-  secureFrameOf,
   settled,
   startRequest,
 } from './embeddedFixtures.ts'
 import { openHost } from './fixtures.ts'
 
-/** The embedded wallet's Solana address, as the secure frame cached it for this session. */
+/**
+ * The embedded wallet's Solana address, as a Standard app on the host gets
+ * it: `standard:connect` connects the logged-in embedded wallet's Solana
+ * account, with no wallet to pick.
+ */
 async function embeddedSolanaAddress(page: Page): Promise<string> {
-  const address = await secureFrameOf(page).evaluate(
-    () =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const request = indexedDB.open('porthole-secure')
-        request.onerror = () => reject(request.error)
-        request.onsuccess = () => {
-          const records = request.result.transaction('records').objectStore('records')
-          const all = records.getAll()
-          all.onerror = () => reject(all.error)
-          all.onsuccess = () => {
-            const user = (all.result as { addresses?: { solana?: string } }[]).find(
-              (record) => typeof record?.addresses?.solana === 'string',
-            )
-            resolve(user?.addresses?.solana)
-          }
-        }
-      }),
-  )
-  if (!address) throw new Error('The secure frame holds no Solana address')
-  return address
+  await startRequest(page, 'standard:connect', {})
+  const outcome = await pendingOutcome(page)
+  expect(outcome.error).toBeUndefined()
+  const [address] = (outcome.result as { accounts: string[] }).accounts
+  expect(address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+  return address as string
 }
 
 /** Funds `address` with `lamports` from a Solana dev account of this worker's. */

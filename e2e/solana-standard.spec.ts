@@ -127,3 +127,42 @@ test("sign-in (SIWX): the Solana account signs in; the API's backend check accep
     chainId: Solana.localnet.caipNetworkId,
   })
 })
+
+test("declines: Connect says 'Connection declined' and Try again connects; a declined signature is 4001 at the host", async ({
+  page,
+}) => {
+  const wallet = await setup(page)
+  wallet.setBehaviour('reject')
+  await openModal(page)
+  const frame = widget(page)
+  await frame
+    .getByRole('list', { name: 'Connect a wallet' })
+    .getByRole('button', { name: new RegExp(wallet.name) })
+    .click()
+  await expect(frame.getByRole('alert')).toContainText('Connection declined')
+  expect((await hostState(page)).status).toBe('disconnected')
+  wallet.setBehaviour('approve')
+  await frame.getByRole('button', { name: 'Try again' }).click()
+  await expect.poll(async () => (await hostState(page)).status).toBe('connected')
+
+  wallet.setBehaviour('reject')
+  const message = base58.encode(new TextEncoder().encode('decline me'))
+  const outcome = await page.evaluate(
+    ({ message, pubkey }) =>
+      (
+        window as unknown as {
+          Wallet: { provider: { request(args: unknown): Promise<unknown> } }
+        }
+      ).Wallet.provider
+        .request({ method: 'solana_signMessage', params: { message, pubkey } })
+        .then(
+          () => 'signed',
+          (error: { code: number; message: string }) => ({
+            code: error.code,
+            message: error.message,
+          }),
+        ),
+    { message, pubkey: wallet.address },
+  )
+  expect(outcome).toEqual({ code: 4001, message: 'User rejected the request.' })
+})

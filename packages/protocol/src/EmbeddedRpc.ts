@@ -112,3 +112,19 @@ export function needsApproval(method: string): method is ApprovalMethod {
 export function isAllowedMethod(method: string): boolean {
   return safe.has(method) || approval.has(method)
 }
+
+/** The preflight commitments a site may ask `solana_signAndSendTransaction` for (SPEC section 5), in its order. */
+export const preflightCommitments = [
+  'processed',
+  'confirmed',
+  'finalized',
+  'recent',
+  'single',
+  'singleGossip',
+  'root',
+  'max',
+] as const
+export type PreflightCommitment = (typeof preflightCommitments)[number]
+
+/** The -32602 message for any other commitment: the widget and the secure frame give the same. */
+export const invalidCommitmentMessage = `The preflight commitment must be one of ${preflightCommitments.slice(0, -1).join(', ')} or ${preflightCommitments.at(-1)}.`

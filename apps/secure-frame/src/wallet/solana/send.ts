@@ -8,6 +8,11 @@
  * network asked for (its genesis hash), and its answer the transaction's own
  * signature, or the result is refused.
  */
+import {
+  invalidCommitmentMessage,
+  type PreflightCommitment,
+  preflightCommitments,
+} from '@porthole/protocol/EmbeddedRpc'
 import { InvalidParamsError } from '@porthole/protocol/Errors'
 import { z } from '@porthole/protocol/zod'
 import { base58, base64 } from '@scure/base'
@@ -15,19 +20,6 @@ import { readTransaction, signatureBytes } from '../../formats/solanaMessage.js'
 import { UnexpectedAnswerError } from '../../lib/errors.js'
 import { parseParams } from '../prepared.js'
 import { Base64Transaction } from './transaction.js'
-
-/** The preflight commitments a site may ask for (SPEC section 5), in its order. */
-export const preflightCommitments = [
-  'processed',
-  'confirmed',
-  'finalized',
-  'recent',
-  'single',
-  'singleGossip',
-  'root',
-  'max',
-] as const
-export type PreflightCommitment = (typeof preflightCommitments)[number]
 
 /** The deprecated commitments, as the current ones a validator reads (web3.js's own mapping). */
 const currentCommitment = {
@@ -40,8 +32,6 @@ const currentCommitment = {
   root: 'finalized',
   max: 'finalized',
 } as const satisfies Record<PreflightCommitment, string>
-
-export const invalidCommitmentMessage = `The preflight commitment must be one of ${preflightCommitments.slice(0, -1).join(', ')} or ${preflightCommitments.at(-1)}.`
 
 /** The most send retries a site may ask the node for. */
 export const maxSendRetries = 100

@@ -1,4 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519'
+import { invalidCommitmentMessage, preflightCommitments } from '@porthole/protocol/EmbeddedRpc'
 import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import fc from 'fast-check'
@@ -14,7 +15,6 @@ import type { TestContext } from '../../../test/testContext.js'
 import { UpstreamError } from '../../lib/errors.js'
 import { handleRpc } from '../../rpc/policy.js'
 import type { RequestApproval } from '../session.js'
-import { invalidCommitmentMessage, preflightCommitments } from './send.js'
 import { maxTransactionBytes, parseTransaction } from './transaction.js'
 
 const _email = 'ada@example.com'

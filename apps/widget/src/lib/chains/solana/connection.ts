@@ -7,6 +7,7 @@
  * the host page calls them, contract section 2).
  */
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
+import { invalidCommitmentMessage, preflightCommitments } from '@porthole/protocol/EmbeddedRpc'
 import {
   ErrorCode,
   InvalidParamsError,
@@ -254,18 +255,7 @@ const SignAndSendParams = z.object({
   transaction: base64Text,
   sendOptions: z
     .object({
-      preflightCommitment: z
-        .enum([
-          'processed',
-          'confirmed',
-          'finalized',
-          'recent',
-          'single',
-          'singleGossip',
-          'root',
-          'max',
-        ])
-        .optional(),
+      preflightCommitment: z.enum(preflightCommitments).optional(),
       skipPreflight: z.boolean().optional(),
       maxRetries: z.number().int().min(0).max(100).optional(),
       minContextSlot: z.number().int().min(0).optional(),
@@ -398,6 +388,13 @@ export const solanaConnection = {
     switch (method) {
       case 'standard:connect': {
         if (current) return { accounts: [current.address] }
+        // The embedded wallet, connected on EVM, holds a Solana account too:
+        // the same login connects it, with no wallet to pick.
+        const { connection } = store.getState()
+        if (connection.status === 'connected' && connection.connectorId === embeddedConnectorId) {
+          await solanaConnection.connect(embeddedConnectorId)
+          return { accounts: [connected().address] }
+        }
         const { silent } = (params ?? {}) as { silent?: unknown }
         if (silent === true) return { accounts: [] }
         store.setState({ requestedNamespace: 'solana' })
@@ -430,6 +427,13 @@ export const solanaConnection = {
         return { transaction: base64.encode(signed) }
       }
       case 'solana_signAndSendTransaction': {
+        const commitment = (params as { sendOptions?: { preflightCommitment?: unknown } } | null)
+          ?.sendOptions?.preflightCommitment
+        if (
+          commitment !== undefined &&
+          !(preflightCommitments as readonly unknown[]).includes(commitment)
+        )
+          throw new InvalidParamsError(invalidCommitmentMessage)
         const { transaction, sendOptions } = parse(
           SignAndSendParams,
           params,
