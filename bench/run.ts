@@ -11,6 +11,8 @@ import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { type Browser, chromium, type Page } from '@playwright/test'
 import { devKey } from '@porthole/dev-stack/anvil'
+import { devSolanaKeypair } from '@porthole/dev-stack/solanaKeys'
+import { installSolanaTestWallet } from '@porthole/dev-stack/solanaTestWallet'
 import { origins, ports } from '@porthole/dev-stack/stack'
 import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
@@ -111,11 +113,11 @@ function measureSizes() {
   // What using an EVM connector adds: the EVM layer (wagmi, viem) and its views,
   // then, for WalletConnect only, the universal provider.
   const loaded = new Set(files)
-  const lazy = (src: string) => {
+  const lazy = (src: string, base = loaded) => {
     const key = Object.keys(manifest).find((candidate) => candidate.endsWith(src))
     if (!key) throw new Error(`The widget manifest has no chunk for ${src}.`)
-    const added = chunksFrom(manifest, key).filter((file) => !loaded.has(file))
-    for (const file of added) loaded.add(file)
+    const added = chunksFrom(manifest, key).filter((file) => !base.has(file))
+    for (const file of added) base.add(file)
     return {
       count: added.length,
       ...sizes(Buffer.concat(added.map((file) => readFileSync(join(dist, file))))),
@@ -136,6 +138,17 @@ function measureSizes() {
     walletConnect.gzip,
     'B',
     160 * 1024,
+  )
+  // What a Solana connection adds to the start-up JS alone (web3.js, spl-token;
+  // Buffer is set up first): Solana code loads only when used (issue 13).
+  const solanaBase = new Set(files)
+  const solanaSetup = lazy('src/lib/chains/solana/buffer.ts', solanaBase)
+  const solanaAdapter = lazy('src/lib/chains/solana/index.ts', solanaBase)
+  record(
+    `Solana connector JS gzip (web3.js, spl-token; ${solanaSetup.count + solanaAdapter.count} chunks)`,
+    solanaSetup.gzip + solanaAdapter.gzip,
+    'B',
+    100 * 1024,
   )
 }
 
@@ -271,54 +284,6 @@ async function measureOpen(browser: Browser) {
   record('cold iframe (fresh context, open at loader start)', median(cold), 'ms', 1500)
 }
 
-/** Click on the injected test wallet in Connect to the host seeing `connected`. */
-async function measureConnect(browser: Browser) {
-  const connectRuns = Math.min(runs, 15)
-  console.log(`\nConnect latency with the injected test wallet (median of ${connectRuns})`)
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await installTestWallet(page, { privateKey: devKey(8) })
-  await page.goto(`${origins.demo}/`)
-  await page.waitForFunction(
-    () => typeof (window as unknown as { Wallet?: { open?: unknown } }).Wallet?.open === 'function',
-  )
-  const widget = page.frameLocator('iframe[title="Porthole wallet"]')
-  const samples: number[] = []
-  for (let run = 0; run < connectRuns; run++) {
-    await page.evaluate(
-      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
-    )
-    const entry = widget.getByRole('button', { name: /Porthole Test Wallet/ })
-    await entry.waitFor()
-    const connected = page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const { Wallet } = window as unknown as {
-            Wallet: { subscribe(listener: (state: { status: string }) => void): () => void }
-          }
-          const stop = Wallet.subscribe((state) => {
-            if (state.status !== 'connected') return
-            stop()
-            resolve(performance.timeOrigin + performance.now())
-          })
-        }),
-    )
-    const start = await now(page)
-    await entry.click()
-    samples.push((await connected) - start)
-    await page.evaluate(() =>
-      (window as unknown as { Wallet: { disconnect(): Promise<void> } }).Wallet.disconnect(),
-    )
-    await page.waitForFunction(
-      () =>
-        (window as unknown as { Wallet: { getState(): { status: string } } }).Wallet.getState()
-          .status === 'disconnected',
-    )
-  }
-  await context.close()
-  record('click to connected (includes the click round trip)', median(samples), 'ms', 500)
-}
-
 /** Resolves (in the page) with the time the host first sees `connected`. */
 const connectedAt = (page: Page) =>
   page.evaluate(
@@ -334,6 +299,52 @@ const connectedAt = (page: Page) =>
         })
       }),
   )
+
+/**
+ * Click on a wallet of the host page in Connect to the host seeing
+ * `connected`, then disconnect; `install` puts the wallet in the page.
+ */
+async function measureConnect(
+  browser: Browser,
+  {
+    label,
+    install,
+    entry,
+  }: { label: string; install(page: Page): Promise<unknown>; entry: RegExp },
+) {
+  const connectRuns = Math.min(runs, 15)
+  console.log(`\nConnect latency with ${label} (median of ${connectRuns})`)
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await install(page)
+  await page.goto(`${origins.demo}/`)
+  await page.waitForFunction(
+    () => typeof (window as unknown as { Wallet?: { open?: unknown } }).Wallet?.open === 'function',
+  )
+  const widget = page.frameLocator('iframe[title="Porthole wallet"]')
+  const samples: number[] = []
+  for (let run = 0; run < connectRuns; run++) {
+    await page.evaluate(
+      () => void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    const button = widget.getByRole('button', { name: entry })
+    await button.waitFor()
+    const connected = connectedAt(page)
+    const start = await now(page)
+    await button.click()
+    samples.push((await connected) - start)
+    await page.evaluate(() =>
+      (window as unknown as { Wallet: { disconnect(): Promise<void> } }).Wallet.disconnect(),
+    )
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { Wallet: { getState(): { status: string } } }).Wallet.getState()
+          .status === 'disconnected',
+    )
+  }
+  await context.close()
+  record(`${label}: click to connected (includes the click round trip)`, median(samples), 'ms', 500)
+}
 
 /**
  * Email login of a new user, Continue to connected, without the mail's
@@ -461,7 +472,17 @@ async function main() {
     console.log('\nFloor')
     await measureRoundTrip(browser)
     await measureOpen(browser)
-    await measureConnect(browser)
+    await measureConnect(browser, {
+      label: 'the injected test wallet',
+      install: (page) => installTestWallet(page, { privateKey: devKey(8) }),
+      entry: /Porthole Test Wallet/,
+    })
+    await measureConnect(browser, {
+      label: 'a Wallet Standard (Solana) test wallet',
+      install: (page) =>
+        installSolanaTestWallet(page, { keypair: devSolanaKeypair(9), name: 'Solana Test Wallet' }),
+      entry: /Solana Test Wallet/,
+    })
     await measureEmailLogin(browser)
     await measureProofOfWork(browser, record)
   } finally {
