@@ -42,6 +42,7 @@ let host: Awaited<ReturnType<typeof openHost>>
 beforeEach(async () => {
   serveProject()
   behaviour.declines = false
+  behaviour.lies = false
   requests.length = 0
   hostStates.length = 0
   host ??= await openHost()
@@ -165,6 +166,17 @@ describe("the host's Solana requests", () => {
       pubkey: address,
     })) as { signature: string }
     expect(verifyMessage(base58.decode(signature), message, keypair.publicKey.toBytes())).toBe(true)
+  })
+
+  test("inv-20 solana_signMessage: a wallet's signature of other bytes never reaches the host (-32603)", async () => {
+    await connectByClick()
+    behaviour.lies = true
+    await expect(
+      host.request('solana_signMessage', {
+        message: base58.encode(new TextEncoder().encode('Hello from the host')),
+        pubkey: address,
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.internal })
   })
 
   test('solana_signMessage for another account is refused (4100), malformed params are -32602', async () => {

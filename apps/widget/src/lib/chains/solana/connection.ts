@@ -40,6 +40,7 @@ import { router } from '../../state/router.js'
 import { type Connection, disconnected, store } from '../../state/store.js'
 import { embeddedWallet } from './embeddedWallet.js'
 import { standardConnectorPrefix, standardWallet } from './standard.js'
+import { signatureOf } from './verify.js'
 import type { SolanaWallet } from './wallet.js'
 import { onSolanaSessionChange, solanaSession } from './walletConnect.js'
 import { walletConnectWallet } from './walletConnectWallet.js'
@@ -416,10 +417,10 @@ export const solanaConnection = {
         const { wallet, address, caipNetworkId } = connected()
         if (pubkey !== address)
           throw new RpcError(ErrorCode.unauthorized, 'That account is not the connected one.')
-        const signature = await wallet
-          .signMessage(address, base58.decode(message), caipNetworkId)
-          .catch(fromWallet)
-        return { signature: base58.encode(signature) }
+        const bytes = base58.decode(message)
+        const signature = await wallet.signMessage(address, bytes, caipNetworkId).catch(fromWallet)
+        // The wallet is untrusted: the host gets only the account's signature of these bytes.
+        return { signature: base58.encode(signatureOf(address, bytes, signature)) }
       }
       case 'solana_signTransaction': {
         const { transaction } = parse(SignTransactionParams, params, '{ transaction: base64 }')
