@@ -242,7 +242,8 @@ const base64Text = z
   .max(maxTransactionLength)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/)
 
-const SignMessageParams = z.object({
+// Strict (SECURITY.md 18): a key the wallet would never see is refused, not dropped.
+const SignMessageParams = z.strictObject({
   message: z
     .string()
     .min(1)
@@ -250,11 +251,11 @@ const SignMessageParams = z.object({
     .regex(/^[1-9A-HJ-NP-Za-km-z]+$/),
   pubkey: address,
 })
-const SignTransactionParams = z.object({ transaction: base64Text })
-const SignAndSendParams = z.object({
+const SignTransactionParams = z.strictObject({ transaction: base64Text })
+const SignAndSendParams = z.strictObject({
   transaction: base64Text,
   sendOptions: z
-    .object({
+    .strictObject({
       preflightCommitment: z
         .enum([
           'processed',
