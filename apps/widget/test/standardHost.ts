@@ -34,8 +34,11 @@ export const standardWallet: Host.StandardWallet = {
   accounts: [],
 }
 
-/** What the wallet does on a request: do it, or decline as the user would (4001). */
-export const behaviour = { declines: false }
+/**
+ * What the wallet does on a request: do it, or decline as the user would
+ * (4001); `lies` signs other bytes than it was given (a hostile host's wallet).
+ */
+export const behaviour = { declines: false, lies: false }
 
 /** The requests the wallet received, in order. */
 export const requests: Host.StandardWalletRequest[] = []
@@ -68,7 +71,8 @@ async function answer({ feature, input }: Host.StandardWalletRequest): Promise<u
       return null
     case 'solana:signMessage': {
       if (behaviour.declines) decline()
-      const message = base64.decode(input.message as string)
+      const given = base64.decode(input.message as string)
+      const message = behaviour.lies ? new TextEncoder().encode('something else') : given
       return {
         signedMessage: input.message,
         signature: base64.encode(signMessage(keypair, message)),

@@ -42,6 +42,7 @@ let host: Awaited<ReturnType<typeof openHost>>
 beforeEach(async () => {
   serveProject()
   behaviour.declines = false
+  behaviour.lies = false
   requests.length = 0
   hostStates.length = 0
   host ??= await openHost()
@@ -165,6 +166,42 @@ describe("the host's Solana requests", () => {
       pubkey: address,
     })) as { signature: string }
     expect(verifyMessage(base58.decode(signature), message, keypair.publicKey.toBytes())).toBe(true)
+  })
+
+  test("inv-20 solana_signMessage: a wallet's signature of other bytes never reaches the host (-32603)", async () => {
+    await connectByClick()
+    behaviour.lies = true
+    await expect(
+      host.request('solana_signMessage', {
+        message: base58.encode(new TextEncoder().encode('Hello from the host')),
+        pubkey: address,
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.internal })
+  })
+
+  test('inv-18 unknown keys in a Solana request (a chain, a send option the wallet never reads) are -32602, the wallet never asked', async () => {
+    await connectByClick()
+    const asked = requests.length
+    const transaction = base64.encode(new Uint8Array([1, 2, 3]))
+    for (const params of [
+      { transaction, chain: 'solana:mainnet' },
+      { transaction, sendOptions: { encoding: 'base58' } },
+      { transaction, sendOptions: { preflightCommitment: 'confirmed', commitment: 'processed' } },
+    ])
+      await expect(host.request('solana_signAndSendTransaction', params)).rejects.toMatchObject({
+        code: ErrorCode.invalidParams,
+      })
+    await expect(
+      host.request('solana_signTransaction', { transaction, chain: 'solana:mainnet' }),
+    ).rejects.toMatchObject({ code: ErrorCode.invalidParams })
+    await expect(
+      host.request('solana_signMessage', {
+        message: base58.encode(new Uint8Array([1])),
+        pubkey: address,
+        display: 'utf8',
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.invalidParams })
+    expect(requests).toHaveLength(asked)
   })
 
   test('solana_signMessage for another account is refused (4100), malformed params are -32602', async () => {

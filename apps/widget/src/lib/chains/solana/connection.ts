@@ -41,6 +41,7 @@ import { router } from '../../state/router.js'
 import { type Connection, disconnected, store } from '../../state/store.js'
 import { embeddedWallet } from './embeddedWallet.js'
 import { standardConnectorPrefix, standardWallet } from './standard.js'
+import { signatureOf } from './verify.js'
 import type { SolanaWallet } from './wallet.js'
 import { onSolanaSessionChange, solanaSession } from './walletConnect.js'
 import { walletConnectWallet } from './walletConnectWallet.js'
@@ -242,7 +243,8 @@ const base64Text = z
   .max(maxTransactionLength)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/)
 
-const SignMessageParams = z.object({
+// Strict (SECURITY.md 18): a key the wallet would never see is refused, not dropped.
+const SignMessageParams = z.strictObject({
   message: z
     .string()
     .min(1)
@@ -250,11 +252,11 @@ const SignMessageParams = z.object({
     .regex(/^[1-9A-HJ-NP-Za-km-z]+$/),
   pubkey: address,
 })
-const SignTransactionParams = z.object({ transaction: base64Text })
-const SignAndSendParams = z.object({
+const SignTransactionParams = z.strictObject({ transaction: base64Text })
+const SignAndSendParams = z.strictObject({
   transaction: base64Text,
   sendOptions: z
-    .object({
+    .strictObject({
       preflightCommitment: z.enum(preflightCommitments).optional(),
       skipPreflight: z.boolean().optional(),
       maxRetries: z.number().int().min(0).max(100).optional(),
@@ -413,10 +415,10 @@ export const solanaConnection = {
         const { wallet, address, caipNetworkId } = connected()
         if (pubkey !== address)
           throw new RpcError(ErrorCode.unauthorized, 'That account is not the connected one.')
-        const signature = await wallet
-          .signMessage(address, base58.decode(message), caipNetworkId)
-          .catch(fromWallet)
-        return { signature: base58.encode(signature) }
+        const bytes = base58.decode(message)
+        const signature = await wallet.signMessage(address, bytes, caipNetworkId).catch(fromWallet)
+        // The wallet is untrusted: the host gets only the account's signature of these bytes.
+        return { signature: base58.encode(signatureOf(address, bytes, signature)) }
       }
       case 'solana_signTransaction': {
         const { transaction } = parse(SignTransactionParams, params, '{ transaction: base64 }')

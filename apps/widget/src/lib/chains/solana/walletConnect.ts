@@ -8,6 +8,7 @@
  * its answers are checked before anyone uses them.
  */
 import { ErrorCode, InvalidParamsError, RpcError, WalletError } from '@porthole/protocol/Errors'
+import { base58 as base58Codec } from '@scure/base'
 import {
   disconnectWalletConnect,
   onWalletConnectSession,
@@ -57,6 +58,8 @@ const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const maxTransactionLength = 1644
 const caip10 = /^solana:[1-9A-HJ-NP-Za-km-z]{32}:[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
+const decodeBase58 = (text: string) => base58Codec.decode(text)
+
 const networkOf = (account: string) => account.split(':').slice(0, 2).join(':')
 
 /** The session's Solana accounts, or undefined when there is no session or it holds none. */
@@ -89,7 +92,9 @@ function checkResult<M extends SolanaMethod>(
 ): SolanaRequests[M]['result'] {
   if (typeof result !== 'object' || result === null) throw malformed(method)
   const sig = stringField(result, 'signature')
-  if (sig !== undefined && !signature.test(sig)) throw malformed(method)
+  // 64 base58 characters can be fewer than 64 bytes: the decoded length decides.
+  if (sig !== undefined && (!signature.test(sig) || decodeBase58(sig).length !== 64))
+    throw malformed(method)
   if (method !== 'solana_signTransaction') {
     if (sig === undefined) throw malformed(method)
     return { signature: sig }
