@@ -1,3 +1,4 @@
+import { UserRejectedError } from '@porthole/protocol/Errors'
 import { initialState, type State } from '@porthole/protocol/Host'
 import { standardFeatures } from '@porthole/protocol/HostGuards'
 import { base58, base64 } from '@scure/base'
@@ -121,31 +122,42 @@ describe('createPortholeStandard', () => {
     stop()
   })
 
-  test('connect opens the modal and resolves with the account once a Solana wallet connects', async () => {
-    const { porthole, set } = createPorthole()
+  test("connect is the widget's standard:connect (it opens the modal when it must) and resolves with the account", async () => {
+    let answer: (value: unknown) => void = () => {}
+    const { porthole, set } = createPorthole({
+      'standard:connect': () => new Promise((resolve) => (answer = resolve)),
+    })
     const { wallet } = createPortholeStandard(porthole)
     const connecting = featuresOf(wallet)['standard:connect'].connect()
-    await vi.waitFor(() => expect(porthole.open).toHaveBeenCalled())
+    await vi.waitFor(() =>
+      expect(porthole.provider.request).toHaveBeenCalledWith({
+        method: 'standard:connect',
+        params: {},
+      }),
+    )
+    // The answer may come before the state that carries the account.
+    answer({ accounts: [address] })
     set(connected)
     await expect(connecting).resolves.toEqual({ accounts: wallet.accounts })
-    // Connected already: no modal.
+    // Connected already: the widget is not asked again.
     await featuresOf(wallet)['standard:connect'].connect()
-    expect(porthole.open).toHaveBeenCalledOnce()
+    expect(porthole.provider.request).toHaveBeenCalledOnce()
   })
 
-  test('connect rejects with 4001 when the modal closes without a Solana account; silent never opens', async () => {
-    const { porthole, set, subscribers } = createPorthole()
+  test("connect rejects with the widget's 4001 (the modal closed); silent never asks", async () => {
+    const { porthole, subscribers } = createPorthole({
+      'standard:connect': () => {
+        throw new UserRejectedError()
+      },
+    })
     const { wallet } = createPortholeStandard(porthole)
     await expect(featuresOf(wallet)['standard:connect'].connect({ silent: true })).resolves.toEqual(
       {
         accounts: [],
       },
     )
-    expect(porthole.open).not.toHaveBeenCalled()
-    const connecting = featuresOf(wallet)['standard:connect'].connect()
-    await vi.waitFor(() => expect(porthole.open).toHaveBeenCalled())
-    set({ open: false })
-    expect(await rejection(connecting)).toEqual({
+    expect(porthole.provider.request).not.toHaveBeenCalled()
+    expect(await rejection(featuresOf(wallet)['standard:connect'].connect())).toEqual({
       code: 4001,
       message: 'User rejected the request.',
     })

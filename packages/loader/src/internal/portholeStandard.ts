@@ -6,7 +6,7 @@
  * which routes it to the connected Solana wallet and its approvals.
  */
 import * as Solana from '@porthole/chains/Solana'
-import { RpcError, UserRejectedError } from '@porthole/protocol/Errors'
+import { RpcError } from '@porthole/protocol/Errors'
 import type { State } from '@porthole/protocol/Host'
 import { base58, base64 } from '@scure/base'
 import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base'
@@ -109,19 +109,23 @@ export function createPortholeStandard(porthole: Porthole): PortholeStandard {
 
   const request = (method: string, params: object) => porthole.provider.request({ method, params })
 
-  /** Opens the modal and waits for a Solana account; the modal closed without one is 4001. */
+  /**
+   * The widget's own `standard:connect`: it asks the visitor for a Solana
+   * wallet (or connects the logged-in email wallet's Solana account) and
+   * answers once one is connected, 4001 when the modal closes without one.
+   * Resolves once the state has the account too.
+   */
   const connect = async ({ silent = false } = {}) => {
     if (accounts().length || silent) return { accounts: accounts() }
-    await porthole.open()
-    return new Promise<{ accounts: WalletAccount[] }>((resolve, reject) => {
-      const check = (state: State) => {
-        if (accounts().length) resolve({ accounts: accounts() })
-        else if (!state.open) reject(new UserRejectedError())
-        else return
+    await request('standard:connect', {})
+    return new Promise<{ accounts: WalletAccount[] }>((resolve) => {
+      const check = () => {
+        if (!accounts().length) return
         stop()
+        resolve({ accounts: accounts() })
       }
       const stop = porthole.subscribe(check)
-      check(porthole.getState())
+      check()
     })
   }
 
