@@ -107,6 +107,7 @@ describe('WalletSend for a Solana account', () => {
   test("the seed's validation: amount and receiver required, a Solana address of 32 to 44 base58 characters", async () => {
     await fill({ amount: '1' })
     await expect.element(error).toHaveTextContent('An amount and receiver address are required')
+    await expect.element(receiverField).toHaveAttribute('placeholder', 'Solana address')
     await userEvent.fill(receiverField, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
     await page.getByRole('button', { name: 'Preview send' }).click()
     await expect

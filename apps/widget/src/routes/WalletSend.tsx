@@ -159,7 +159,9 @@ function SendForm(props: {
         className={`${input} font-mono`}
         autoComplete="off"
         spellCheck={false}
-        placeholder={t('send.receiverPlaceholder')}
+        placeholder={t(
+          namespace === 'solana' ? 'send.receiverPlaceholderSolana' : 'send.receiverPlaceholder',
+        )}
         value={send.receiverAddress}
         onChange={(event) => update({ receiverAddress: event.target.value })}
       />
