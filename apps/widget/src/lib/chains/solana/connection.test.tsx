@@ -294,6 +294,9 @@ describe('sign-in (SIWX) with a Solana account', () => {
     await connectByClick({ siwx: { required: true, statement: 'Sign in to the shop.' } })
     await expect.poll(() => store.getState().history.at(-1)).toBe('SIWXSignMessage')
     await page.getByRole('button', { name: 'Sign in' }).click()
+    // The API's session first: polling the host's state alone would pass at once,
+    // both undefined, and leave the sign-in running into the next test.
+    await expect.poll(() => sessions.length).toBe(1)
     await expect.poll(() => lastState()?.session?.message).toBe(sessions[0])
     const fields = Siwx.parse(sessions[0] as string)
     expect(fields).toMatchObject({
