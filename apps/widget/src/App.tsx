@@ -1,12 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { type ComponentType, lazy, Suspense, useLayoutEffect } from 'react'
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom'
+import { type ComponentType, lazy, Suspense } from 'react'
 import { Modal } from './components/Modal.js'
 import { WalletRowsSkeleton } from './components/Skeleton.js'
 import { useStore } from './hooks/useStore.js'
 import { queryClient } from './lib/data/queryClient.js'
-import type { ImplementedView } from './lib/state/router.js'
-import { currentView, store } from './lib/state/store.js'
+import { type ImplementedView, isImplementedView } from './lib/state/router.js'
+import { currentView } from './lib/state/store.js'
 import { AllWallets } from './routes/AllWallets.js'
 import { Connect } from './routes/Connect.js'
 import { ConnectingExternal } from './routes/ConnectingExternal.js'
@@ -22,7 +21,7 @@ export const preloadViews = (): Promise<unknown> => evmViews()
 const lazyView = (name: keyof Awaited<ReturnType<typeof evmViews>>) =>
   lazy(() => evmViews().then((views) => ({ default: views[name] })))
 
-/** One route per view; the store's history (lib/state/router.ts) decides which one shows. */
+/** Each view's component; the store's history (lib/state/router.ts) decides which one shows. */
 const views: Record<ImplementedView, ComponentType> = {
   Connect,
   AllWallets,
@@ -44,40 +43,18 @@ const views: Record<ImplementedView, ComponentType> = {
   ConnectingFarcaster: lazyView('ConnectingFarcaster'),
 }
 
-const pathOf = (view: string) => `/${view}`
-
-/** Keeps the memory router on the store's current view. */
-function FollowHistory() {
-  const view = useStore(currentView)
-  const { pathname } = useLocation()
-  const navigate = useNavigate()
-  useLayoutEffect(() => {
-    if (pathname !== pathOf(view)) void navigate(pathOf(view), { replace: true })
-  }, [view, pathname, navigate])
-  return null
-}
-
+/** The store's current view (lib/state/router.ts keeps the history) inside the modal. */
 export function App() {
+  const view = useStore(currentView)
+  // The router lets only implemented views in (`isImplementedView`).
+  const View = isImplementedView(view) ? views[view] : null
   return (
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[pathOf(currentView(store.getState()))]}>
-        <FollowHistory />
-        <Routes>
-          <Route element={<Modal />}>
-            {Object.entries(views).map(([view, View]) => (
-              <Route
-                key={view}
-                path={pathOf(view)}
-                element={
-                  <Suspense fallback={<WalletRowsSkeleton rows={3} />}>
-                    <View />
-                  </Suspense>
-                }
-              />
-            ))}
-          </Route>
-        </Routes>
-      </MemoryRouter>
+      <Modal>
+        <Suspense key={view} fallback={<WalletRowsSkeleton rows={3} />}>
+          {View ? <View /> : null}
+        </Suspense>
+      </Modal>
     </QueryClientProvider>
   )
 }

@@ -1,5 +1,11 @@
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef } from 'react'
-import { Outlet, useLocation } from 'react-router-dom'
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+} from 'react'
 import { useResolvedTheme } from '../hooks/useResolvedTheme.js'
 import { useStore } from '../hooks/useStore.js'
 import { router } from '../lib/state/router.js'
@@ -31,10 +37,11 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * opening only reveals it. Escape, a click on the backdrop and Close all end
  * in `router.close()`.
  */
-export function Modal() {
+export function Modal({ children }: { children: ReactNode }) {
   const open = useStore((state) => state.open)
   const theme = useResolvedTheme()
-  const { key } = useLocation()
+  // A new array on every navigation, even to the view already shown.
+  const history = useStore((state) => state.history)
   const titleId = useId()
   const card = useRef<HTMLDivElement>(null)
   const body = useRef<HTMLDivElement>(null)
@@ -47,7 +54,7 @@ export function Modal() {
   // focus even when part of the view arrives later (the email field's chunk).
   useLayoutEffect(() => {
     const element = body.current
-    if (!open || !key || !element) return
+    if (!open || history.length === 0 || !element) return
     const title = document.getElementById(titleId)
     let untouched = true
     const touched = () => {
@@ -71,7 +78,7 @@ export function Modal() {
       document.removeEventListener('keydown', touched, true)
       document.removeEventListener('pointerdown', touched, true)
     }
-  }, [open, key, titleId])
+  }, [open, history, titleId])
 
   // Listeners read the store's current value, not a render's: a key pressed
   // the instant the modal opens must not fall between a state change and the
@@ -148,7 +155,7 @@ export function Modal() {
         <Header titleId={titleId} />
         <div ref={body} className="flex min-h-0 flex-col">
           <Alerts />
-          <Outlet />
+          {children}
         </div>
         <Toast />
         {/* Inside the card, so the focus trap counts it in when it shows. */}

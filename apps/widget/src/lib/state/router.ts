@@ -1,7 +1,6 @@
 /**
  * The modal's navigation: a history of views with navigate, back and reset,
- * and opening and closing the modal. `App.tsx` renders the current view
- * through a react-router memory router that follows this history.
+ * and opening and closing the modal. `App.tsx` renders the current view.
  */
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import type { View } from '@porthole/protocol/Views'
