@@ -48,6 +48,12 @@ export async function openModal(page: Page, view?: string): Promise<void> {
   await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
 }
 
+/** Opens Connect and points at the email field: an embedded wallet is in play, so the widget makes the secure frame. */
+export async function startEmailLogin(page: Page): Promise<void> {
+  await openModal(page)
+  await widget(page).getByPlaceholder('Email').click()
+}
+
 /** From Account: Send, the token whose option matches `token`, the amount and receiver, then Preview. */
 export async function fillSend(
   page: Page,

@@ -5,7 +5,7 @@
  * does not allow. Everything is located by role and name inside the frame.
  */
 import { type BrowserContext, expect, type FrameLocator, type Page, test } from '@playwright/test'
-import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
+import { hostState, openHost, openModal, origins, startEmailLogin, widget } from './fixtures.ts'
 
 type WalletWindow = Window & {
   Wallet: {
@@ -324,9 +324,25 @@ test.describe('theme', () => {
 
 test.describe('secure frame', () => {
   const secureFrame = (frame: FrameLocator) => frame.locator('[data-secure-frame]')
+  test('no secure frame until an embedded wallet is in play: the email field brings it', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await openModal(page)
+    const frame = widget(page)
+    await expect(recommended(frame)).toHaveCount(4)
+    // Connect focuses the email field on opening; that alone makes no frame.
+    await expect(frame.getByPlaceholder('Email')).toBeFocused()
+    await expect(frame.locator('iframe[title="Porthole secure frame"]')).toHaveCount(0)
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'idle')
+    expect(page.frames().filter((each) => each.url().startsWith(origins.secure))).toEqual([])
+    await frame.getByPlaceholder('Email').pressSequentially('a')
+    await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'ready')
+  })
 
   test('a verified host gets the secure frame, ready after its handshake', async ({ page }) => {
     await openHost(page)
+    await startEmailLogin(page)
     const frame = widget(page)
     await expect(frame.locator('iframe[title="Porthole secure frame"]')).toBeAttached()
     await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'ready')
@@ -339,6 +355,7 @@ test.describe('secure frame', () => {
   test('the secure frame follows the theme once ready', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'light' })
     await openHost(page)
+    await startEmailLogin(page)
     const frame = widget(page)
     await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'ready')
     const root = frame.frameLocator('iframe[title="Porthole secure frame"]').locator('html')
@@ -361,7 +378,7 @@ test.describe('secure frame', () => {
     await page.clock.install({ time: start })
     await page.clock.pauseAt(start + 1_000)
     await openHost(page)
-    await openModal(page)
+    await startEmailLogin(page)
     const frame = widget(page)
     await expect(secureFrame(frame)).toHaveAttribute('data-secure-frame', 'loading')
     await page.clock.fastForward(19_900)

@@ -6,7 +6,7 @@
  */
 import { expect, type Frame, type Page, test } from '@playwright/test'
 import { projects } from '@porthole/dev-stack/stack'
-import { openHost, origins } from '../fixtures.ts'
+import { openHost, origins, startEmailLogin } from '../fixtures.ts'
 
 const secureUrl = `${origins.secure}/?projectId=${projects.dev.id}`
 const channel = 'porthole:widget-secure'
@@ -70,6 +70,7 @@ test.describe('inv-04 framing', () => {
       response.url().startsWith(`${origins.secure}/?`),
     )
     await openHost(page)
+    await startEmailLogin(page)
     const response = await served
     expect(response.status()).toBe(200)
     const csp = await response.headerValue('content-security-policy')

@@ -4,6 +4,7 @@
  * `load` event. Then Connect renders and its data loads while the loader keeps
  * the iframe hidden, so `open()` only reveals it.
  */
+import type { WalletsPage } from '@porthole/protocol/Api'
 import * as Handshake from '@porthole/protocol/Handshake'
 import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
@@ -17,7 +18,8 @@ import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
 import { projectConfigQuery } from './lib/host/projectConfig.js'
-import { runVerification } from './lib/host/verification.js'
+import { prefetchAllowedOrigins, runVerification } from './lib/host/verification.js'
+import { hasEmbeddedSession } from './lib/secure/frame.js'
 import { raiseAlert, store } from './lib/state/store.js'
 import './index.css'
 
@@ -42,7 +44,12 @@ if (siwxSetting === 'invalid')
   })
 
 void handshake.then(({ port, origin }) => {
-  store.setState({ hostOrigin: origin, recent: readRecent(origin) })
+  store.setState({
+    hostOrigin: origin,
+    recent: readRecent(origin),
+    // An embedded session to restore: the secure frame is made at once.
+    secureFrameWanted: hasEmbeddedSession(origin),
+  })
   connectHost({
     port,
     origin,
@@ -65,15 +72,20 @@ const stopWaiting = store.subscribe(() => {
   void preloadViews().catch(() => undefined)
 })
 
+// What Connect needs, all at once: the allowed origins (checked against the
+// host once the handshake gives its origin), the wallets and the config.
 if (projectId !== null) {
-  void queryClient.fetchQuery(recommendedWalletsQuery).then(
-    (page) => {
-      for (const wallet of page.data)
-        if (wallet.image_id !== null) void preloadImage(walletImageUrl(wallet.image_id))
-    },
-    () => undefined,
-  )
-  void queryClient.prefetchQuery(projectConfigQuery)
+  prefetchAllowedOrigins(projectId)
+  const preloadImages = (page: WalletsPage | undefined) => {
+    for (const wallet of page?.data ?? [])
+      if (wallet.image_id !== null) void preloadImage(walletImageUrl(wallet.image_id))
+  }
+  // Kept answers paint at once; these fetches revalidate them (staleTime 0).
+  preloadImages(queryClient.getQueryData(recommendedWalletsQuery.queryKey))
+  void queryClient
+    .fetchQuery({ ...recommendedWalletsQuery, staleTime: 0 })
+    .then(preloadImages, () => undefined)
+  void queryClient.prefetchQuery({ ...projectConfigQuery, staleTime: 0 })
 }
 
 const root = document.getElementById('root')

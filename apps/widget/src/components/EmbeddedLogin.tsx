@@ -5,6 +5,7 @@ import { useStore } from '../hooks/useStore.js'
 import { connectEmbedded } from '../lib/chains/index.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
+import { requestSecureFrame } from '../lib/secure/frame.js'
 import { checkEmail, loginWithEmail } from '../lib/secure/login.js'
 import { startSocialLogin } from '../lib/secure/social.js'
 import { router } from '../lib/state/router.js'
@@ -21,12 +22,14 @@ const popupProviders: readonly SocialProvider[] = socialProviders.filter(
 /**
  * Connect's embedded-wallet logins: the email field and the social buttons,
  * each shown only when the project's features enable it and the secure frame
- * has not failed.
+ * has not failed. The frame is made when the visitor starts one of them
+ * (typing in or pointing at the field, a social button), not when Connect
+ * merely focuses the field on opening.
  */
 export function EmbeddedLogin() {
   const { data } = useQuery(projectConfigQuery)
   const frame = useStore((state) => state.secureFrame)
-  if (!data || frame === 'failed' || frame === 'idle') return null
+  if (!data || frame === 'failed') return null
   const socials = data.features.socials.filter(
     (provider) => popupProviders.includes(provider) || provider === 'farcaster',
   )
@@ -41,11 +44,11 @@ export function EmbeddedLogin() {
               <button
                 type="button"
                 className={outlineButton}
-                onClick={() =>
-                  provider === 'farcaster'
-                    ? router.navigate('ConnectingFarcaster')
-                    : startSocialLogin(provider, connectEmbedded)
-                }
+                onClick={() => {
+                  requestSecureFrame()
+                  if (provider === 'farcaster') router.navigate('ConnectingFarcaster')
+                  else startSocialLogin(provider, connectEmbedded)
+                }}
               >
                 {t(`social.${provider}`)}
               </button>
@@ -66,6 +69,7 @@ function EmailForm() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
+    requestSecureFrame()
     const invalid = checkEmail(email)
     if (invalid) return setError(invalid)
     setBusy(true)
@@ -100,7 +104,10 @@ function EmailForm() {
         value={email}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
+        onPointerDown={() => requestSecureFrame()}
+        onKeyDown={() => requestSecureFrame()}
         onChange={(event) => {
+          requestSecureFrame()
           setEmail(event.target.value)
           if (error) setError('')
         }}

@@ -3,18 +3,20 @@ import { useStore } from '../hooks/useStore.js'
 import { mountSecureFrame } from '../lib/secure/frame.js'
 
 /**
- * The secure frame, created only once the host is verified: hidden until the
+ * The secure frame, created only once the host is verified and an embedded
+ * wallet is in play (`requestSecureFrame`): hidden until the
  * ApproveTransaction view lays it over its slot (`showSecureFrame`).
  */
 export function SecureFrame() {
   const verified = useStore((state) => state.verification === 'verified')
+  const wanted = useStore((state) => state.secureFrameWanted)
   const projectId = useStore((state) => state.projectId)
   const status = useStore((state) => state.secureFrame)
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const container = ref.current
-    if (!verified || projectId === null || !container) return
+    if (!verified || !wanted || projectId === null || !container) return
     return mountSecureFrame({ container, projectId })
-  }, [verified, projectId])
+  }, [verified, wanted, projectId])
   return <div ref={ref} data-secure-frame={status} />
 }

@@ -96,11 +96,41 @@ describe('Connect', () => {
     expect(callsTo('/getWallets')).toHaveLength(3)
   })
 
-  test('shows a loading placeholder and no wallet while the host is being verified', async () => {
+  test('paints the wallets while the host is being verified, marked busy', async () => {
     serveApi({ 'GET /getWallets': () => recommended })
     await renderWidget({ verification: 'pending' })
-    await expect.element(loading).toBeVisible()
-    await expect.element(list).not.toBeInTheDocument()
+    await expect.element(list.getByRole('button', { name: 'Delta' })).toBeVisible()
+    await expect.element(list).toHaveAttribute('aria-busy', 'true')
+    store.setState({ verification: 'verified' })
+    await expect.element(list).not.toHaveAttribute('aria-busy')
+  })
+
+  test('inv-04: a wallet chosen before the check passes connects only once it has', async () => {
+    serveApi({ 'GET /getWallets': () => recommended })
+    await renderWidget({ verification: 'pending' })
+    await list.getByRole('button', { name: 'Beta' }).click()
+    await list.getByRole('button', { name: 'Alpha' }).click()
+    expect(store.getState().history).toEqual(['Connect'])
+    expect(store.getState().connecting).toBeNull()
+    store.setState({ verification: 'verified' })
+    // The last wallet chosen, once.
+    await expect
+      .poll(() => store.getState().history)
+      .toEqual(['Connect', 'ConnectingWalletConnect'])
+    expect(store.getState().connecting?.name).toBe('Alpha')
+  })
+
+  test('inv-04: a wallet chosen before the check fails is never connected', async () => {
+    serveApi({ 'GET /getWallets': () => recommended })
+    await renderWidget({ verification: 'pending' })
+    await list.getByRole('button', { name: 'Alpha' }).click()
+    store.setState({ verification: 'unverified', refusedOrigin: hostOrigin })
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Unverified domain')
+    // A later pass (a Retry) does not bring the old choice back.
+    store.setState({ verification: 'verified' })
+    await expect.element(list.getByRole('button', { name: 'Alpha' })).toBeVisible()
+    expect(store.getState().history).toEqual(['Connect'])
+    expect(store.getState().connecting).toBeNull()
   })
 
   test('turns wallets off on an unverified host and says how to allow it', async () => {

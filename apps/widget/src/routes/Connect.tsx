@@ -20,7 +20,7 @@ import { recommendedWalletsQuery } from '../lib/data/explorer.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
-import { type ConnectingWallet, store } from '../lib/state/store.js'
+import { type ConnectingWallet, type Store, store, type WidgetState } from '../lib/state/store.js'
 
 /**
  * The email field and social buttons, a chunk of their own: Connect is
@@ -31,18 +31,50 @@ const EmbeddedLogin = lazy(() =>
   import('../components/EmbeddedLogin.js').then((module) => ({ default: module.EmbeddedLogin })),
 )
 
-/** The first view: WalletConnect, recent and installed wallets, the recommended ones, and all. */
+/**
+ * The first view: WalletConnect, recent and installed wallets, the
+ * recommended ones, and all. The list paints while the host's origin is still
+ * being checked; a wallet chosen then is connected only once the check passes
+ * (`chooseWhenVerified`, SECURITY.md 4).
+ */
 export function Connect() {
+  const body = (
+    <>
+      <Suspense fallback={null}>
+        <EmbeddedLogin />
+      </Suspense>
+      <Wallets />
+    </>
+  )
   return (
     <section className="flex flex-col gap-2 px-4 pb-4">
-      <HostGate loading={<WalletRowsSkeleton rows={recommendedWalletsCount + 1} />}>
-        <Suspense fallback={null}>
-          <EmbeddedLogin />
-        </Suspense>
-        <Wallets />
-      </HostGate>
+      <HostGate loading={body}>{body}</HostGate>
     </section>
   )
+}
+
+/** The wallet chosen while the check runs: the last one only. */
+let waiting: (() => void) | null = null
+
+/**
+ * `choose`, once the host is verified: at once when it is, when the check
+ * passes while it runs (only the last wallet chosen meanwhile), and never when
+ * it fails (the gate then shows why).
+ */
+export function chooseWhenVerified(entry: ConnectEntry, target: Store<WidgetState> = store): void {
+  waiting?.()
+  waiting = null
+  const { verification } = target.getState()
+  if (verification === 'verified') choose(entry)
+  if (verification !== 'pending') return
+  const stop = target.subscribe(() => {
+    const now = target.getState().verification
+    if (now === 'pending') return
+    stop()
+    waiting = null
+    if (now === 'verified') choose(entry)
+  })
+  waiting = stop
 }
 
 const noLinks = { mobile: null, desktop: null, webapp: null }
@@ -111,6 +143,7 @@ function Wallets() {
   const requested = useStore((state) => state.requestedNamespace)
   const networks = useQuery(projectConfigQuery).data?.networks ?? []
   const recent = useStore((state) => state.recent)
+  const pending = useStore((state) => state.verification === 'pending')
   const entries = toConnectList({
     hostWallets,
     // Solana wallets only for a project with a Solana network.
@@ -121,10 +154,14 @@ function Wallets() {
   })
   return (
     <>
-      <ul aria-label={t('connect.list')} className="flex flex-col gap-2">
+      <ul
+        aria-label={t('connect.list')}
+        aria-busy={pending ? true : undefined}
+        className="flex flex-col gap-2"
+      >
         {entries.map((entry) => (
           <li key={entry.key} data-wallet-id={entry.registry?.id}>
-            <button type="button" className={rowButton} onClick={() => choose(entry)}>
+            <button type="button" className={rowButton} onClick={() => chooseWhenVerified(entry)}>
               {entry.kind === 'walletConnect' ? (
                 <span className="inline-flex size-10 items-center justify-center rounded-xl bg-accent text-accent-fg">
                   <QrIcon />
@@ -147,7 +184,7 @@ function Wallets() {
         ))}
       </ul>
       {isPending ? <WalletRowsSkeleton rows={recommendedWalletsCount} /> : null}
-      {isError ? <WalletError onRetry={() => void refetch()} /> : null}
+      {isError && !data ? <WalletError onRetry={() => void refetch()} /> : null}
       {data ? (
         <button type="button" onClick={() => router.navigate('AllWallets')} className={rowButton}>
           <span className="inline-flex size-10 items-center justify-center rounded-xl bg-accent-soft text-accent">

@@ -109,6 +109,11 @@ describe('createApi', () => {
     )
   })
 
+  test('a shared answer (origins, config, a wallets page) is asked for without the clientId', async () => {
+    await api().get('/projects/v1/origins', { params: { projectId: 'p' }, shared: true })
+    expect(seen.map((request) => request.url.search)).toEqual(['?projectId=p'])
+  })
+
   test.each(['post', 'put', 'delete'] as const)('%s sends its body as JSON', async (method) => {
     const result = await api()[method]('/e', {
       params: { projectId: 'p' },

@@ -21,6 +21,13 @@ export type RequestOptions = {
   params?: Params | undefined
   headers?: Record<string, string> | undefined
   signal?: AbortSignal | undefined
+  /**
+   * An answer the same for every visitor (origins, config, wallets): sent
+   * without the client id, so one cached copy (a CDN's, the browser's) serves all.
+   */
+  shared?: boolean | undefined
+  /** The browser cache's mode for this call (`no-cache`: always revalidated). */
+  cache?: RequestCache | undefined
 }
 
 export type BodyRequestOptions = RequestOptions & { body?: unknown }
@@ -78,13 +85,13 @@ export function createApi(parameters: CreateApiParameters): Api {
   const base = parameters.baseUrl.replace(/\/+$/, '')
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
 
-  const url = (path: string, params: Params = {}) => {
+  const url = (path: string, params: Params = {}, shared = false) => {
     const result = new URL(`${base}/${path.replace(/^\/+/, '')}`)
     for (const [key, value] of Object.entries(params)) {
       if (isEmpty(value)) continue
       result.searchParams.append(key, Array.isArray(value) ? value.join(',') : String(value))
     }
-    result.searchParams.append('clientId', clientId())
+    if (!shared) result.searchParams.append('clientId', clientId())
     return result.href
   }
 
@@ -95,11 +102,12 @@ export function createApi(parameters: CreateApiParameters): Api {
     options: BodyRequestOptions,
     read: (response: Response) => Promise<result>,
   ): Promise<result> => {
-    const { params, headers, signal, body } = options
+    const { params, headers, signal, body, shared, cache } = options
     const deadline = AbortSignal.timeout(timeout)
     try {
-      const response = await doFetch(url(path, params), {
+      const response = await doFetch(url(path, params, shared), {
         method,
+        ...(cache ? { cache } : {}),
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
         // Every call that changes something says JSON, body or not: the API refuses
         // any other type there (SECURITY.md 21), and a browser preflights it.

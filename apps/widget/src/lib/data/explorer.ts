@@ -16,6 +16,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { projectId } from '../env.js'
 import { withMinimumWait } from '../timing.js'
 import { type Api, api as defaultApi } from './api.js'
+import { createCache } from './cache.js'
 
 /** The SDK type and version every `/getWallets` call names (`st`, `sv`: SPEC.md section 7). */
 export const sdkType = 'porthole'
@@ -46,6 +47,8 @@ export async function getWallets(
       ...parameters,
     },
     signal,
+    // A search's answer is the visitor's own; a page's is everyone's.
+    shared: parameters.search === undefined,
   })
   return WalletsPage.parse(body)
 }
@@ -70,9 +73,21 @@ export function nextPage(pages: readonly WalletsPage[]): number | undefined {
   return loaded < last.count ? pages.length + 1 : undefined
 }
 
+/** The recommended wallets a returning visitor's Connect paints from, while start-up fetches them again. */
+export const recommendedWalletsCache = createCache('recommended', projectId, (value) =>
+  WalletsPage.parse(value),
+)
+
+const kept = recommendedWalletsCache.read()
+
 export const recommendedWalletsQuery = queryOptions({
   queryKey: ['wallets', 'recommended'],
-  queryFn: ({ signal }) => getWallets({ page: 1, entries: recommendedWalletsCount }, { signal }),
+  queryFn: async ({ signal }) =>
+    recommendedWalletsCache.write(
+      await getWallets({ page: 1, entries: recommendedWalletsCount }, { signal }),
+    ),
+  initialData: kept?.data,
+  initialDataUpdatedAt: kept?.at,
 })
 
 export const allWalletsQuery = infiniteQueryOptions({

@@ -3,16 +3,28 @@
 import { ProjectConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
 import { type Api, api as defaultApi } from '../data/api.js'
+import { createCache } from '../data/cache.js'
 import { projectId } from '../env.js'
 
 export async function getProjectConfig(
   options: { api?: Api; signal?: AbortSignal } = {},
 ): Promise<ProjectConfig> {
   const { api = defaultApi, signal } = options
-  return ProjectConfig.parse(await api.get('/appkit/v1/config', { params: { projectId }, signal }))
+  return ProjectConfig.parse(
+    await api.get('/appkit/v1/config', { params: { projectId }, signal, shared: true }),
+  )
 }
+
+/** The config a returning visitor's Connect paints from, while start-up fetches it again. */
+export const projectConfigCache = createCache('config', projectId, (value) =>
+  ProjectConfig.parse(value),
+)
+
+const kept = projectConfigCache.read()
 
 export const projectConfigQuery = queryOptions({
   queryKey: ['projectConfig'],
-  queryFn: ({ signal }) => getProjectConfig({ signal }),
+  queryFn: async ({ signal }) => projectConfigCache.write(await getProjectConfig({ signal })),
+  initialData: kept?.data,
+  initialDataUpdatedAt: kept?.at,
 })

@@ -6,6 +6,7 @@ import { createStore, initialState, type WidgetState } from '../state/store.js'
 import {
   fetchAllowedOrigins,
   OriginsUnavailableError,
+  prefetchAllowedOrigins,
   readAncestorOrigins,
   runVerification,
   verifyHost,
@@ -202,6 +203,32 @@ describe('readAncestorOrigins', () => {
 const storeWith = (patch: Partial<WidgetState>) => createStore({ ...initialState, ...patch })
 
 describe('runVerification', () => {
+  test('the first check takes the read started at start-up; Retry reads again', async () => {
+    const target = storeWith({ hostOrigin: 'https://shop.example', projectId: 'porthole-dev' })
+    let allowed = ['https://shop.example']
+    const api = originsApi(() => ({ allowedOrigins: allowed }))
+    prefetchAllowedOrigins('porthole-dev', { api })
+    expect(api.calls).toHaveLength(1)
+    await runVerification({ api, target })
+    expect(api.calls).toHaveLength(1)
+    expect(target.getState().verification).toBe('verified')
+    // inv-04: a removed origin is refused at the next check, never from the old read.
+    allowed = []
+    await runVerification({ api, target })
+    expect(api.calls).toHaveLength(2)
+    expect(target.getState().verification).toBe('unverified')
+  })
+
+  test("inv-04: a start-up read for another project is not used for this one's check", async () => {
+    const target = storeWith({ hostOrigin: 'https://shop.example', projectId: 'porthole-dev' })
+    const other = originsApi(() => ({ allowedOrigins: ['https://shop.example'] }))
+    prefetchAllowedOrigins('other-project', { api: other })
+    const api = originsApi(() => ({ allowedOrigins: [] }))
+    await runVerification({ api, target })
+    expect(api.calls).toEqual(['/projects/v1/origins?projectId=porthole-dev'])
+    expect(target.getState().verification).toBe('unverified')
+  })
+
   test('a verified host gets wallet features and no alert', async () => {
     const target = storeWith({ hostOrigin: 'http://127.0.0.1:5170', projectId: 'porthole-dev' })
     const api = originsApi(() => ({ allowedOrigins: ['http://127.0.0.1:5170'] }))

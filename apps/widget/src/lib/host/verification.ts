@@ -39,7 +39,13 @@ export async function fetchAllowedOrigins(
 ): Promise<string[]> {
   const { api = defaultApi, signal } = options
   try {
-    const body = await api.get('/projects/v1/origins', { params: { projectId }, signal })
+    // Revalidated on every load (`no-cache`): a cached list never outlives a removed origin.
+    const body = await api.get('/projects/v1/origins', {
+      params: { projectId },
+      signal,
+      shared: true,
+      cache: 'no-cache',
+    })
     return OriginsResponse.parse(body).allowedOrigins
   } catch (error) {
     if (error instanceof HttpError && error.status === 429)
@@ -72,6 +78,19 @@ const refusals = {
   UNKNOWN_PROJECT: 'unknown_project',
 } as const satisfies Record<OriginsUnavailableError['reason'], Verification>
 
+/** The allowed origins' read started at start-up (`prefetchAllowedOrigins`), until the first check takes it. */
+let early: { projectId: string; origins: Promise<string[]> } | null = null
+
+/**
+ * Starts reading the allowed origins before the host's hello arrives, beside
+ * the config and wallets, so the first check waits on no round trip of its own.
+ */
+export function prefetchAllowedOrigins(projectId: string, options: { api?: Api } = {}): void {
+  const origins = fetchAllowedOrigins(projectId, options)
+  origins.catch(() => undefined)
+  early = { projectId, origins }
+}
+
 export type HostCheck = {
   verification: Exclude<Verification, 'pending' | 'missing_project' | 'no_host'>
   /** For `unverified`: the origin not allowed, the host's or an ancestor's. */
@@ -83,6 +102,8 @@ export type VerifyHostOptions = {
   signal?: AbortSignal
   /** Every ancestor's origin, parent first (`readAncestorOrigins()`); each must be allowed too. */
   ancestorOrigins?: readonly string[]
+  /** The project's allowed origins already being read; else they are read now. */
+  allowedOrigins?: Promise<string[]> | undefined
 }
 
 /**
@@ -98,7 +119,7 @@ export async function verifyHost(
   const { ancestorOrigins = [] } = options
   let allowedOrigins: string[]
   try {
-    allowedOrigins = await fetchAllowedOrigins(projectId, options)
+    allowedOrigins = await (options.allowedOrigins ?? fetchAllowedOrigins(projectId, options))
   } catch (error) {
     if (!(error instanceof OriginsUnavailableError)) throw error
     return { verification: refusals[error.reason], refusedOrigin: null }
@@ -136,9 +157,12 @@ export async function runVerification(
     refusedOrigin: null,
     alerts: state.alerts.filter((alert) => !verificationAlerts.has(alert.code)),
   }))
+  // The start-up read serves the first check only; Retry reads again.
+  const allowedOrigins = early?.projectId === projectId ? early.origins : undefined
+  early = null
   let check: HostCheck
   try {
-    check = await verifyHost(hostOrigin, projectId, { ...options, ancestorOrigins })
+    check = await verifyHost(hostOrigin, projectId, { ...options, ancestorOrigins, allowedOrigins })
   } catch {
     // Aborted or unexpected: fail closed, as for a server error.
     check = { verification: 'server_error', refusedOrigin: null }

@@ -12,6 +12,7 @@ import * as Contract from '@porthole/protocol/Contract'
 import { ErrorCode, ErrorMessage, RpcError } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
 import * as Secure from '@porthole/protocol/Secure'
+import { storage } from '../data/storage.js'
 import { secureFrameUrl } from '../env.js'
 import { t } from '../i18n.js'
 import {
@@ -48,8 +49,40 @@ export class SecureFrameUnavailableError extends RpcError {
 }
 
 /**
+ * Asks for the secure frame: it is made once the host is verified. Until an
+ * embedded wallet is in play the widget runs without it (its memory and load
+ * are the visitor's).
+ */
+export function requestSecureFrame(target: Store<WidgetState> = defaultStore): void {
+  if (!target.getState().secureFrameWanted) target.setState({ secureFrameWanted: true })
+}
+
+/**
+ * Where the widget notes, per host, that an embedded wallet is connected
+ * there: a flag, never a token (the session lives in the secure frame). Set,
+ * the secure frame is made at start-up so the session is restored.
+ */
+const embeddedSessionKey = (hostOrigin: string) => `porthole.embedded.${hostOrigin}`
+
+export function hasEmbeddedSession(hostOrigin: string): boolean {
+  return storage.getItem(embeddedSessionKey(hostOrigin)) !== null
+}
+
+/** Sets or clears the current host's embedded-session flag. */
+export function noteEmbeddedSession(
+  connected: boolean,
+  target: Store<WidgetState> = defaultStore,
+): void {
+  const { hostOrigin } = target.getState()
+  if (!hostOrigin) return
+  if (connected) storage.setItem(embeddedSessionKey(hostOrigin), '1')
+  else storage.removeItem(embeddedSessionKey(hostOrigin))
+}
+
+/**
  * The channel once the frame is ready: at once when it is, else when it
- * becomes ready; rejects when it fails, is not mounted, or `timeout` passes.
+ * becomes ready; rejects when it fails, or `timeout` passes, or when it is
+ * not mounted and will not be (not asked for, or the host refused).
  */
 export function waitForSecureChannel(
   timeout: number = iframeLoadTimeout,
@@ -58,9 +91,11 @@ export function waitForSecureChannel(
   if (current) return Promise.resolve(current)
   return new Promise((resolve, reject) => {
     const check = () => {
-      const status = target.getState().secureFrame
+      const { secureFrame: status, secureFrameWanted, verification } = target.getState()
+      const coming =
+        secureFrameWanted && (verification === 'pending' || verification === 'verified')
       if (current && status === 'ready') finish(() => resolve(current as SecureChannel))
-      else if (status === 'failed' || status === 'idle')
+      else if (status === 'failed' || (status === 'idle' && !coming))
         finish(() => reject(new SecureFrameUnavailableError()))
     }
     const timer = setTimeout(() => finish(() => reject(new SecureFrameUnavailableError())), timeout)

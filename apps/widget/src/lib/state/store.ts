@@ -140,6 +140,12 @@ export type WidgetState = {
   /** For `unverified`: the origin not allowed, the host's or an ancestor's (nested framing). */
   refusedOrigin: string | null
   secureFrame: SecureFrameStatus
+  /**
+   * Whether an embedded wallet is in play, so the secure frame is made (once
+   * the host is verified): the email field used, a social login chosen, or an
+   * embedded session of this host's to restore (`lib/secure/frame.ts`).
+   */
+  secureFrameWanted: boolean
   alerts: readonly WidgetAlert[]
   /** The host page's own wallets, from the loader's bridge. */
   hostWallets: readonly HostWallet[]
@@ -183,6 +189,7 @@ export const initialState: WidgetState = {
   verification: 'pending',
   refusedOrigin: null,
   secureFrame: 'idle',
+  secureFrameWanted: false,
   alerts: [],
   hostWallets: [],
   standardWallets: [],

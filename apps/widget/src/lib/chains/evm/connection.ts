@@ -31,6 +31,7 @@ import { projectConfigQuery } from '../../host/projectConfig.js'
 import { followSupport, waitForConnection } from '../../state/connection.js'
 import { router } from '../../state/router.js'
 import { type Connection, disconnected, store } from '../../state/store.js'
+import { showToast } from '../../state/toast.js'
 import { announceHostWallets } from './bridge.js'
 import { createEvmConfig, type EvmConfig } from './config.js'
 import { embeddedConnectorId } from './embedded.js'
@@ -261,9 +262,12 @@ export const evmConnection = {
     try {
       return await Siwx.signIn(config)
     } catch (error) {
-      // A failed start disconnects, as the seed says.
-      if (error instanceof Siwx.SiwxError && error.shortMessage === Siwx.SiwxMessage.initFailed)
+      // A failed start disconnects, as the seed says; the view goes with the
+      // connection, so Connect says why in a toast.
+      if (error instanceof Siwx.SiwxError && error.shortMessage === Siwx.SiwxMessage.initFailed) {
         await disconnect(config).catch(() => undefined)
+        showToast(error.shortMessage, 'error')
+      }
       throw error
     }
   },

@@ -10,7 +10,7 @@ import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { type Address, getAddress } from 'viem'
 import { createConnector } from 'wagmi'
 import { embeddedConnectorId, requestEmbedded } from '../../secure/approval.js'
-import { waitForSecureChannel } from '../../secure/frame.js'
+import { noteEmbeddedSession, waitForSecureChannel } from '../../secure/frame.js'
 import { clearEmailLogin } from '../../secure/login.js'
 
 export {
@@ -80,6 +80,7 @@ export function embedded() {
           (parameters.isReconnecting && supported(chainId) ? chainId : config.chains[0].id)
         if (wanted !== null && wanted !== chainId) await this.switchChain?.({ chainId: wanted })
         await config.storage?.setItem(connectedKey, true)
+        noteEmbeddedSession(true)
         return {
           accounts: accounts as never,
           chainId: chainId ?? config.chains[0].id,
@@ -90,6 +91,7 @@ export function embedded() {
         accounts = []
         clearEmailLogin()
         await config.storage?.removeItem(connectedKey)
+        noteEmbeddedSession(false)
         const channel = await waitForSecureChannel().catch(() => null)
         await channel?.request('signOut', undefined).catch(() => undefined)
       },
@@ -116,6 +118,7 @@ export function embedded() {
           if (!isConnected) {
             clearEmailLogin()
             await config.storage?.removeItem(connectedKey)
+            noteEmbeddedSession(false)
           }
           return isConnected
         } catch {

@@ -7,7 +7,7 @@
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import { embeddedConnectorId, requestEmbedded } from '../../secure/approval.js'
-import { waitForSecureChannel } from '../../secure/frame.js'
+import { noteEmbeddedSession, waitForSecureChannel } from '../../secure/frame.js'
 import { clearEmailLogin } from '../../secure/login.js'
 import type { SolanaWallet } from './wallet.js'
 
@@ -41,14 +41,19 @@ export function embeddedWallet(network: () => string | undefined): SolanaWallet 
 
     async connect(silent) {
       const channel = await waitForSecureChannel()
-      if (silent && !(await channel.request('isConnected', undefined)).isConnected) return null
+      if (silent && !(await channel.request('isConnected', undefined)).isConnected) {
+        noteEmbeddedSession(false)
+        return null
+      }
       const chainId = network()
       const user = await channel.request('getUser', chainId ? { chainId } : {})
+      noteEmbeddedSession(true)
       return user.address
     },
 
     async disconnect() {
       clearEmailLogin()
+      noteEmbeddedSession(false)
       const channel = await waitForSecureChannel().catch(() => null)
       await channel?.request('signOut', undefined).catch(() => undefined)
     },
