@@ -6,26 +6,30 @@ import { useStore } from './hooks/useStore.js'
 import { queryClient } from './lib/data/queryClient.js'
 import { type ImplementedView, isImplementedView } from './lib/state/router.js'
 import { currentView } from './lib/state/store.js'
-import { AllWallets } from './routes/AllWallets.js'
 import { Connect } from './routes/Connect.js'
-import { ConnectingExternal } from './routes/ConnectingExternal.js'
 
 /**
- * The views that need wagmi and viem (lib/chains) are lazy chunks, so Connect
- * paints without them; `preloadViews` fetches them once the host is verified.
+ * Only Connect is in the start-up JS. The views after it are lazy chunks:
+ * the chain-agnostic ones (`listViews`) are fetched once Connect has painted
+ * (`preloadListViews`), those needing wagmi and viem (lib/chains) once the
+ * host is verified (`preloadViews`).
  */
+const listViews = () => import('./routes/listViews.js')
 const evmViews = () => import('./routes/evmViews.js')
 
+export const preloadListViews = (): Promise<unknown> => listViews()
 export const preloadViews = (): Promise<unknown> => evmViews()
 
+const lazyListView = (name: keyof Awaited<ReturnType<typeof listViews>>) =>
+  lazy(() => listViews().then((views) => ({ default: views[name] })))
 const lazyView = (name: keyof Awaited<ReturnType<typeof evmViews>>) =>
   lazy(() => evmViews().then((views) => ({ default: views[name] })))
 
 /** Each view's component; the store's history (lib/state/router.ts) decides which one shows. */
 const views: Record<ImplementedView, ComponentType> = {
   Connect,
-  AllWallets,
-  ConnectingExternal,
+  AllWallets: lazyListView('AllWallets'),
+  ConnectingExternal: lazyListView('ConnectingExternal'),
   ConnectingWalletConnect: lazyView('ConnectingWalletConnect'),
   ConnectingWalletConnectBasic: lazyView('ConnectingWalletConnectBasic'),
   Account: lazyView('Account'),

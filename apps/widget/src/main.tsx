@@ -9,7 +9,7 @@ import * as Handshake from '@porthole/protocol/Handshake'
 import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App, preloadViews } from './App.js'
+import { App, preloadListViews, preloadViews } from './App.js'
 import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
@@ -19,7 +19,7 @@ import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
 import { projectConfigQuery } from './lib/host/projectConfig.js'
 import { prefetchAllowedOrigins, runVerification } from './lib/host/verification.js'
-import { hasEmbeddedSession } from './lib/secure/frame.js'
+import { hasEmbeddedSession } from './lib/secure/session.js'
 import { raiseAlert, store } from './lib/state/store.js'
 import './index.css'
 
@@ -95,3 +95,5 @@ if (root)
       <App />
     </StrictMode>,
   )
+// After Connect's first paint: the views a wallet choice leads to.
+requestAnimationFrame(() => setTimeout(() => void preloadListViews().catch(() => undefined)))

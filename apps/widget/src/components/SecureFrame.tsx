@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useStore } from '../hooks/useStore.js'
-import { mountSecureFrame } from '../lib/secure/frame.js'
+import { store } from '../lib/state/store.js'
 
 /**
  * The secure frame, created only once the host is verified and an embedded
@@ -16,7 +16,21 @@ export function SecureFrame() {
   useEffect(() => {
     const container = ref.current
     if (!verified || !wanted || projectId === null || !container) return
-    return mountSecureFrame({ container, projectId })
+    // The frame's code (its channel and schemas) loads only now, not at start-up.
+    let unmount: (() => void) | null = null
+    let live = true
+    import('../lib/secure/frame.js').then(
+      ({ mountSecureFrame }) => {
+        if (live) unmount = mountSecureFrame({ container, projectId })
+      },
+      () => {
+        if (live) store.setState({ secureFrame: 'failed' })
+      },
+    )
+    return () => {
+      live = false
+      unmount?.()
+    }
   }, [verified, wanted, projectId])
   return <div ref={ref} data-secure-frame={status} />
 }

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createStore, initialState, type WidgetState } from '../state/store.js'
-import {
-  hasEmbeddedSession,
-  noteEmbeddedSession,
-  requestSecureFrame,
-  SecureFrameUnavailableError,
-  waitForSecureChannel,
-} from './frame.js'
+import { requestSecureFrame, SecureFrameUnavailableError, waitForSecureChannel } from './frame.js'
+import { hasEmbeddedSession, noteEmbeddedSession } from './session.js'
 
 const storeWith = (patch: Partial<WidgetState>) => createStore({ ...initialState, ...patch })
 

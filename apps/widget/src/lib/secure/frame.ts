@@ -12,7 +12,6 @@ import * as Contract from '@porthole/protocol/Contract'
 import { ErrorCode, ErrorMessage, RpcError } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
 import * as Secure from '@porthole/protocol/Secure'
-import { storage } from '../data/storage.js'
 import { secureFrameUrl } from '../env.js'
 import { t } from '../i18n.js'
 import {
@@ -55,28 +54,6 @@ export class SecureFrameUnavailableError extends RpcError {
  */
 export function requestSecureFrame(target: Store<WidgetState> = defaultStore): void {
   if (!target.getState().secureFrameWanted) target.setState({ secureFrameWanted: true })
-}
-
-/**
- * Where the widget notes, per host, that an embedded wallet is connected
- * there: a flag, never a token (the session lives in the secure frame). Set,
- * the secure frame is made at start-up so the session is restored.
- */
-const embeddedSessionKey = (hostOrigin: string) => `porthole.embedded.${hostOrigin}`
-
-export function hasEmbeddedSession(hostOrigin: string): boolean {
-  return storage.getItem(embeddedSessionKey(hostOrigin)) !== null
-}
-
-/** Sets or clears the current host's embedded-session flag. */
-export function noteEmbeddedSession(
-  connected: boolean,
-  target: Store<WidgetState> = defaultStore,
-): void {
-  const { hostOrigin } = target.getState()
-  if (!hostOrigin) return
-  if (connected) storage.setItem(embeddedSessionKey(hostOrigin), '1')
-  else storage.removeItem(embeddedSessionKey(hostOrigin))
 }
 
 /**

@@ -10,8 +10,9 @@ import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { type Address, getAddress } from 'viem'
 import { createConnector } from 'wagmi'
 import { embeddedConnectorId, requestEmbedded } from '../../secure/approval.js'
-import { noteEmbeddedSession, waitForSecureChannel } from '../../secure/frame.js'
+import { waitForSecureChannel } from '../../secure/frame.js'
 import { clearEmailLogin } from '../../secure/login.js'
+import { noteEmbeddedSession } from '../../secure/session.js'
 
 export {
   approvalTimeout,

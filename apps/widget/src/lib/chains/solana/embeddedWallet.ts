@@ -7,8 +7,9 @@
 import { ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import { base58, base64 } from '@scure/base'
 import { embeddedConnectorId, requestEmbedded } from '../../secure/approval.js'
-import { noteEmbeddedSession, waitForSecureChannel } from '../../secure/frame.js'
+import { waitForSecureChannel } from '../../secure/frame.js'
 import { clearEmailLogin } from '../../secure/login.js'
+import { noteEmbeddedSession } from '../../secure/session.js'
 import type { SolanaWallet } from './wallet.js'
 
 const malformed = (method: string) =>

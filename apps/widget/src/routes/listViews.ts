@@ -1,0 +1,3 @@
+/** The chain-agnostic views after Connect, in one lazy chunk fetched once Connect has painted (see App.tsx). */
+export { AllWallets } from './AllWallets.js'
+export { ConnectingExternal } from './ConnectingExternal.js'
