@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import tailwindcss from '@tailwindcss/vite'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { reactAliases } from './apps/widget/preact.ts'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { origins, relayUrl } from './packages/dev-stack/src/stack.ts'
 import { chromiumArgs } from './playwright.config.js'
@@ -50,8 +51,18 @@ export default defineConfig({
       {
         // Component tests of the views, in the Chromium the e2e tests use (real focus and layout).
         plugins: [tailwindcss()],
+        resolve: { alias: reactAliases },
         optimizeDeps: {
-          include: ['react', 'react-dom/client', 'wagmi', 'wagmi/actions', 'viem', 'viem/accounts'],
+          include: [
+            'preact/compat',
+            'preact/compat/client',
+            'preact/jsx-runtime',
+            'vitest-browser-react',
+            'wagmi',
+            'wagmi/actions',
+            'viem',
+            'viem/accounts',
+          ],
         },
         test: {
           name: 'widget-views',

@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
+import { reactAliases } from './preact.ts'
 
 /**
  * The settings' parsers, shared with the bundle (`src/lib/env.ts`). Through
@@ -86,6 +87,7 @@ export default defineConfig(({ mode }) => {
       // No source maps ship (SECURITY.md 18): they would publish the sources, tests included.
       sourcemap: false,
     },
+    resolve: { alias: reactAliases },
     server: { port: ports.widget, strictPort: true },
     preview: { port: ports.widget, strictPort: true },
   }
