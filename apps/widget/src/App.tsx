@@ -7,16 +7,14 @@ import { queryClient } from './lib/data/queryClient.js'
 import { type ImplementedView, isImplementedView } from './lib/state/router.js'
 import { currentView } from './lib/state/store.js'
 import { Connect } from './routes/Connect.js'
+import { evmViews, listViews } from './routes/preload.js'
 
 /**
  * Only Connect is in the start-up JS. The views after it are lazy chunks:
  * the chain-agnostic ones (`listViews`) are fetched once Connect has painted
- * (`preloadListViews`), those needing wagmi and viem (lib/chains) once the
- * host is verified (`preloadViews`).
+ * (`preloadListViews`), those needing wagmi and viem (lib/chains) on a sign
+ * that a wallet is about to be chosen (`routes/preload.ts`).
  */
-const listViews = () => import('./routes/listViews.js')
-const evmViews = () => import('./routes/evmViews.js')
-
 export const preloadListViews = (): Promise<unknown> => listViews()
 export const preloadViews = (): Promise<unknown> => evmViews()
 

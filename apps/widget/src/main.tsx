@@ -13,7 +13,7 @@ import { App, preloadListViews, preloadViews } from './App.js'
 import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
 import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
-import { readRecent, solanaConnectionKey } from './lib/data/recent.js'
+import { hasStoredEvmConnection, readRecent, solanaConnectionKey } from './lib/data/recent.js'
 import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
@@ -59,17 +59,19 @@ void handshake.then(({ port, origin }) => {
   void runVerification()
 })
 
-// Once the host is verified, the EVM layer and its views load in the
-// background: a stored connection reconnects, and the views are ready to show.
+// Nothing chain-specific loads before it is needed: once the host is
+// verified, a stored connection's layer loads to reconnect it (with the views);
+// otherwise a wallet choice (`warmUp`) or a host request loads it.
 const stopWaiting = store.subscribe(() => {
   if (store.getState().verification !== 'verified') return
   stopWaiting()
-  void loadChain().catch(() => undefined)
-  // A Solana connection to restore: its adapter loads now too.
   const { hostOrigin } = store.getState()
-  if (hostOrigin && storage.getItem(solanaConnectionKey(hostOrigin)))
-    void loadChain('solana').catch(() => undefined)
-  void preloadViews().catch(() => undefined)
+  if (!hostOrigin) return
+  const evm = hasStoredEvmConnection(hostOrigin)
+  const solana = storage.getItem(solanaConnectionKey(hostOrigin)) !== null
+  if (evm) void loadChain().catch(() => undefined)
+  if (solana) void loadChain('solana').catch(() => undefined)
+  if (evm || solana) void preloadViews().catch(() => undefined)
 })
 
 // What Connect needs, all at once: the allowed origins (checked against the

@@ -21,6 +21,7 @@ import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { type ConnectingWallet, type Store, store, type WidgetState } from '../lib/state/store.js'
+import { warmUp } from './preload.js'
 
 /**
  * The email field and social buttons, a chunk of their own: Connect is
@@ -62,6 +63,7 @@ let waiting: (() => void) | null = null
  * it fails (the gate then shows why).
  */
 export function chooseWhenVerified(entry: ConnectEntry, target: Store<WidgetState> = store): void {
+  warmUp()
   waiting?.()
   waiting = null
   const { verification } = target.getState()
@@ -158,6 +160,8 @@ function Wallets() {
         aria-label={t('connect.list')}
         aria-busy={pending ? true : undefined}
         className="flex flex-col gap-2"
+        onPointerEnter={warmUp}
+        onKeyDown={warmUp}
       >
         {entries.map((entry) => (
           <li key={entry.key} data-wallet-id={entry.registry?.id}>

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { memoryStorage } from '../../../test/memoryStorage.js'
 import { initialState, store } from '../state/store.js'
-import { readRecent, recentLimit, rememberRecent } from './recent.js'
+import {
+  evmStorageKey,
+  hasStoredEvmConnection,
+  readRecent,
+  recentLimit,
+  rememberRecent,
+} from './recent.js'
 import { createSafeStorage, type SafeStorage } from './storage.js'
 
 const hostA = 'https://a.example'
@@ -131,5 +137,21 @@ describe('readRecent', () => {
     backing.setItem(`porthole.recent.${hostA}`, '{junk')
     rememberRecent('io.metamask', hostA, storage)
     expect(readRecent(hostA, storage)).toEqual(['io.metamask'])
+  })
+})
+
+describe('hasStoredEvmConnection', () => {
+  test('only a current connection kept for this very host counts', () => {
+    const { storage } = setup()
+    expect(hasStoredEvmConnection(hostA, storage)).toBe(false)
+    const kept = (current: string | null) =>
+      JSON.stringify({ state: { chainId: 1, current }, version: 2 })
+    storage.setItem(`${evmStorageKey(hostA)}.store`, kept(null))
+    expect(hasStoredEvmConnection(hostA, storage)).toBe(false)
+    storage.setItem(`${evmStorageKey(hostA)}.store`, kept('connection-uid'))
+    expect(hasStoredEvmConnection(hostA, storage)).toBe(true)
+    expect(hasStoredEvmConnection(hostB, storage)).toBe(false)
+    storage.setItem(`${evmStorageKey(hostA)}.store`, '{broken')
+    expect(hasStoredEvmConnection(hostA, storage)).toBe(false)
   })
 })

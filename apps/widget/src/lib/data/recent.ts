@@ -16,6 +16,27 @@ const keyOf = (hostOrigin: string) => `porthole.recent.${hostOrigin}`
  */
 export const solanaConnectionKey = (hostOrigin: string) => `porthole.solana.${hostOrigin}`
 
+/** Where wagmi keeps this host's EVM state (`lib/chains/evm/config.ts`), per host origin. */
+export const evmStorageKey = (hostOrigin: string) => `porthole.evm.${hostOrigin}`
+
+/**
+ * Whether wagmi kept a current connection for this host: set, the EVM layer
+ * loads at start-up and reconnects it; otherwise it waits for a wallet choice.
+ */
+export function hasStoredEvmConnection(
+  hostOrigin: string,
+  from: SafeStorage = defaultStorage,
+): boolean {
+  try {
+    const kept = JSON.parse(from.getItem(`${evmStorageKey(hostOrigin)}.store`) ?? 'null') as {
+      state?: { current?: unknown }
+    } | null
+    return typeof kept?.state?.current === 'string'
+  } catch {
+    return false
+  }
+}
+
 export function readRecent(
   hostOrigin: string | null = store.getState().hostOrigin,
   from: SafeStorage = defaultStorage,

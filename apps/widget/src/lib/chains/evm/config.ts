@@ -9,6 +9,7 @@ import type { EvmNetwork } from '@porthole/chains/Networks'
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
 import type { Chain } from 'viem'
 import { type Config, createConfig, createStorage, http } from 'wagmi'
+import { evmStorageKey } from '../../data/recent.js'
 import { storage } from '../../data/storage.js'
 import { apiUrl, projectId, walletConnectProjectId, walletConnectRelayUrl } from '../../env.js'
 import { NoEvmNetworkError } from '../../errors.js'
@@ -60,7 +61,7 @@ export function createEvmConfig(parameters: {
       }),
     ],
     transports: Object.fromEntries(chains.map((chain) => [chain.id, http(rpcUrl(chain.id))])),
-    storage: createStorage({ key: `porthole.wagmi.${parameters.hostOrigin}`, storage }),
+    storage: createStorage({ key: evmStorageKey(parameters.hostOrigin), storage }),
     multiInjectedProviderDiscovery: true,
   })
 }
