@@ -17,9 +17,12 @@ import {
 } from '@porthole/dev-stack/stackMail'
 import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { expectPageAccessible, expectWidgetAccessible } from './axe.ts'
 import {
+  approvalWindow,
   approveDevice,
   approveInWindow,
+  decideInWindow,
   freshEmail,
   loginWithEmail,
   type ProviderWindow,
@@ -101,6 +104,7 @@ test.describe('email login', () => {
         "If this is a new device for your account, the email asks you to approve it first; then we'll mail you the code.",
       ),
     ).toBeVisible()
+    await expectWidgetAccessible(other, 'EmailVerifyOtp')
     const link = await waitForApprovalLink(email, since)
     // Nothing is released before the link is followed: no code mail was sent, and a code
     // typed now is refused.
@@ -110,7 +114,7 @@ test.describe('email login', () => {
     await widget(other).getByLabel('Code from the email').fill('000000')
     await expect(widget(other).getByRole('alert')).toHaveText(/^The code is wrong/)
     expect((await hostState(other)).status).not.toBe('connected')
-    await approveDevice(context, link)
+    await approveDevice(context, link, true)
     const code = await waitForCode(email, since)
     await widget(other).getByLabel('Code from the email').fill(code)
     await expect
@@ -199,6 +203,7 @@ test.describe('social login', () => {
     await expect(widget(other).getByText('Approve this device', { exact: true })).toBeVisible({
       timeout: 20_000,
     })
+    await expectWidgetAccessible(other, 'EmailVerifyDevice')
     await approveDevice(context, await waitForApprovalLink(googleEmail, since))
     await widget(other)
       .getByLabel('Code from the email')
@@ -222,6 +227,7 @@ test.describe('Farcaster login', () => {
       await expect(
         widget(target).getByRole('img', { name: 'QR code to sign in with Farcaster' }),
       ).toBeVisible()
+      if (target === page) await expectWidgetAccessible(page, 'ConnectingFarcaster')
       const url = await widget(target)
         .getByRole('link', { name: 'Open in Farcaster' })
         .getAttribute('href')
@@ -259,10 +265,14 @@ test.describe('approvals', () => {
     ])
     await expect(secureFrame(page).getByText(message)).toBeVisible()
     await expect(secureFrame(page).getByText(origins.demo)).toBeVisible()
+    await expectWidgetAccessible(page, 'ApproveTransaction')
     await page.waitForTimeout(1_500)
     expect(await settled(page)).toBe(false)
 
-    await approveInWindow(page)
+    const popup = await approvalWindow(page)
+    await expect(popup.getByRole('button', { name: 'Approve' })).toBeEnabled()
+    await expectPageAccessible(popup, 'approval window')
+    await decideInWindow(popup, 'Approve')
     const outcome = await pendingOutcome(page)
     expect(outcome.error).toBeUndefined()
     expect(await verifyMessage({ address, message, signature: outcome.result as Hex })).toBe(true)

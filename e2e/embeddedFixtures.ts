@@ -9,6 +9,7 @@ import {
 } from '@playwright/test'
 import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import type { Address } from 'viem'
+import { expectPageAccessible } from './axe.ts'
 import { hostState, openModal, origins, widget } from './fixtures.ts'
 
 export type ProviderWindow = Window & {
@@ -52,12 +53,21 @@ export async function loginWithEmail(page: Page, email: string): Promise<Address
   return address as Address
 }
 
-/** Follows a device approval link as the user would: the page, then its Approve button. */
-export async function approveDevice(context: BrowserContext, link: string) {
+/**
+ * Follows a device approval link as the user would: the page, then its
+ * Approve button; with `checkAccessible`, axe checks both pages on the way.
+ */
+export async function approveDevice(
+  context: BrowserContext,
+  link: string,
+  checkAccessible = false,
+) {
   const page = await context.newPage()
   await page.goto(link)
+  if (checkAccessible) await expectPageAccessible(page, 'device approval')
   await page.getByRole('button', { name: /approve/i }).click()
   await expect(page.getByRole('heading', { name: 'This device is approved' })).toBeVisible()
+  if (checkAccessible) await expectPageAccessible(page, 'device approved')
   await page.close()
 }
 

@@ -12,6 +12,7 @@ import { devToken } from '@porthole/dev-stack/stack'
 import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { type Address, erc20Abi, type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expectWidgetAccessible } from './axe.ts'
 import { fillSend, hostState, openHost, openModal, widget } from './fixtures.ts'
 
 type ProviderWindow = Window & {
@@ -96,6 +97,7 @@ test.describe('the injected test wallet', () => {
     await expect(frame.getByTestId('account-balance')).toHaveText(
       `${formatBalance({ value: balance, decimals: 18 })} ETH`,
     )
+    await expectWidgetAccessible(page, 'Account')
 
     // A reload reconnects with no click (wagmi's reconnect through the bridge).
     await page.reload()
@@ -129,6 +131,7 @@ test.describe('the injected test wallet', () => {
       .getByRole('button', { name: new RegExp(walletName) })
       .click()
     await expect(frame.getByRole('alert')).toContainText('Connection declined')
+    await expectWidgetAccessible(page, 'ConnectingExternal')
     expect((await hostState(page)).status).toBe('disconnected')
     wallet.setBehaviour('approve')
     await frame.getByRole('button', { name: 'Try again' }).click()
@@ -204,6 +207,7 @@ test.describe('the injected test wallet', () => {
     await frame.getByRole('textbox', { name: 'Message' }).fill('hello from Account')
     await frame.getByRole('button', { name: 'Sign', exact: true }).click()
     const signature = (await frame.getByRole('textbox', { name: 'Signature' }).inputValue()) as Hex
+    await expectWidgetAccessible(page, 'SignMessage')
     expect(
       await verifyMessage({ address: wallet.address, message: 'hello from Account', signature }),
     ).toBe(true)
@@ -215,6 +219,8 @@ test.describe('the injected test wallet', () => {
     await openModal(page)
     const frame = widget(page)
     await frame.getByRole('button', { name: /Network/ }).click()
+    await expect(frame.getByRole('button', { name: /Sepolia/ })).toBeVisible()
+    await expectWidgetAccessible(page, 'SwitchNetwork')
     await frame.getByRole('button', { name: /Sepolia/ }).click()
     await expect.poll(async () => (await hostState(page)).chainId).toBe('eip155:11155111')
     const methods = wallet.requests.map(({ method }) => method)
@@ -244,6 +250,7 @@ test.describe('the injected test wallet', () => {
     const frame = widget(page)
     await expect(frame.getByRole('alert')).toContainText('This network is not supported')
     await expect(frame.getByRole('button', { name: 'Close' })).toHaveCount(0)
+    await expectWidgetAccessible(page, 'UnsupportedChain')
     await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
     await page.keyboard.press('Escape')
     await page.mouse.click(5, 5)
@@ -263,9 +270,12 @@ test.describe('the injected test wallet', () => {
     const receiver = privateKeyToAccount(generatePrivateKey()).address
     const frame = widget(page)
 
+    let reviewChecked = false
     const send = async (token: RegExp, amount: string) => {
       await fillSend(page, { token, amount, receiver })
       await expect(frame.getByRole('dialog', { name: 'Review Send' })).toBeVisible()
+      if (!reviewChecked) await expectWidgetAccessible(page, 'WalletSendPreview')
+      reviewChecked = true
       await frame.getByRole('button', { name: 'Send', exact: true }).click()
       await expect(
         frame.getByRole('status').filter({ hasText: 'Transaction confirmed' }),
@@ -300,5 +310,6 @@ test.describe('the injected test wallet', () => {
     await frame.getByRole('textbox', { name: 'Receiver address' }).fill(wallet.address)
     await frame.getByRole('button', { name: 'Preview send' }).click()
     await expect(frame.getByRole('alert')).toHaveText('A token is required')
+    await expectWidgetAccessible(page, 'WalletSend')
   })
 })

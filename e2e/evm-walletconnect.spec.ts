@@ -10,6 +10,7 @@ import { relayUrl } from '@porthole/dev-stack/stack'
 import { createTestWalletKit, type TestWalletKit } from '@porthole/dev-stack/walletKit'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expectWidgetAccessible } from './axe.ts'
 import { hostState, openHost, openModal, widget } from './fixtures.ts'
 import { connectThroughPairing, pairingUri } from './walletConnectFixtures.ts'
 
@@ -84,7 +85,9 @@ test('a rejected pairing offers retry', async ({ page }) => {
   wallet.setBehaviour('reject')
   await openHost(page)
   await openModal(page)
-  await wallet.pair(await pairingUri(page))
+  const uri = await pairingUri(page)
+  await expectWidgetAccessible(page, 'ConnectingWalletConnect')
+  await wallet.pair(uri)
   const frame = widget(page)
   await expect(frame.getByRole('alert')).toContainText('Connection declined', { timeout: 20_000 })
   await frame.getByRole('button', { name: 'Try again' }).click()

@@ -9,6 +9,7 @@ import { anvilUrl, createAnvilClients, workerKey } from '@porthole/dev-stack/anv
 import { compileContract, SMART_ACCOUNT_SOURCE } from '@porthole/dev-stack/contracts'
 import { ports } from '@porthole/dev-stack/stack'
 import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
+import { expectWidgetAccessible } from './axe.ts'
 import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
 
 type SessionWindow = Window & {
@@ -138,6 +139,7 @@ test('optional sign-in: Cancel just closes the modal and stays connected', async
   await connect(page)
   const frame = widget(page)
   await expect(frame.getByRole('button', { name: 'Close' })).toBeVisible()
+  await expectWidgetAccessible(page, 'SIWXSignMessage')
   await frame.getByRole('button', { name: 'Cancel' }).click()
   await expect.poll(async () => (await hostState(page)).open).toBe(false)
   const state = await hostState(page)

@@ -5,6 +5,7 @@
  * does not allow. Everything is located by role and name inside the frame.
  */
 import { type BrowserContext, expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { expectWidgetAccessible } from './axe.ts'
 import { hostState, openHost, openModal, origins, startEmailLogin, widget } from './fixtures.ts'
 
 type WalletWindow = Window & {
@@ -78,6 +79,7 @@ test.describe('Connect', () => {
           ),
       )
       .toBe(4)
+    await expectWidgetAccessible(page, 'Connect')
     expect(await hostState(page)).toMatchObject({
       open: true,
       view: 'Connect',
@@ -190,6 +192,7 @@ test.describe('All wallets', () => {
     const frame = await openAllWallets(page)
     await expect(walletTiles(frame)).toHaveCount(40)
     await expect(frame.getByRole('searchbox', { name: 'Search wallet' })).toBeFocused()
+    await expectWidgetAccessible(page, 'AllWallets')
     await walletTiles(frame).last().scrollIntoViewIfNeeded()
     await expect(walletTiles(frame)).toHaveCount(80)
   })

@@ -6,6 +6,7 @@
  * navigate it). Every login opens a new window under a fresh, unguessable name.
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { expectWidgetAccessible } from '../axe.ts'
 import { freshEmail } from '../embeddedFixtures.ts'
 import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
 
@@ -107,6 +108,8 @@ test.describe('inv-15 the social login popup is out of the host’s reach', () =
     await openModal(page)
     const loginWindow = await startGoogle(page, hostWindow)
     expect(loginWindow).not.toBe(hostWindow)
+    await expect.poll(async () => (await hostState(page)).view).toBe('ConnectingSocial')
+    await expectWidgetAccessible(page, 'ConnectingSocial')
     release()
     await expect
       .poll(async () => (await hostState(page)).status, { timeout: 20_000 })

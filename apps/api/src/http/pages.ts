@@ -6,6 +6,7 @@
  * the page's own style (by hash) and forms posting back to the API; never
  * framed; no referrer (the approval link's URL holds a token; a page with a
  * form sends it to its own origin only, see `referrerPolicyOf`); never cached.
+ * Each page's content is its `main` landmark.
  */
 import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
@@ -14,6 +15,11 @@ const style = `
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; color: #1b1b1f; }
   h1 { font-size: 1.3rem; }
   button { font: inherit; padding: 0.6rem 1.2rem; border-radius: 8px; border: 0; background: #1b1b1f; color: #fff; cursor: pointer; }
+  :root { color-scheme: light dark; }
+  @media (prefers-color-scheme: dark) {
+    body { background: #17181d; color: #f2f3f6; }
+    button { background: #f2f3f6; color: #17181d; }
+  }
 `
 
 const styleSrc = `style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`
@@ -96,9 +102,11 @@ export function donePage(c: Context, widgetOrigin: string) {
 <style>${style}</style>
 </head>
 <body>
+<main>
 <h1>${escapeHtml(title)}</h1>
 <p id="working">This window closes by itself.</p>
 <p id="no-opener" hidden>${escapeHtml(noOpenerMessage)}</p>
+</main>
 <script src="done.js"></script>
 </body>
 </html>
@@ -160,9 +168,11 @@ ${Object.entries(form.fields)
 <style>${style}</style>
 </head>
 <body>
+<main>
 <h1>${escapeHtml(title)}</h1>
 ${text}
 ${formHtml}
+</main>
 </body>
 </html>
 `

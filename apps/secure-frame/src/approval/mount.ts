@@ -90,6 +90,7 @@ export function mountApproval(parameters: MountParameters): Mounted {
 
   listen(view.reject, 'click', () => onReject())
   const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Tab') return keepTabInside(event, document, view.element)
     if (event.key !== 'Escape') return
     event.preventDefault()
     onReject()
@@ -162,6 +163,26 @@ export function mountApproval(parameters: MountParameters): Mounted {
   }
   view.element.focus({ preventScroll: true })
   return { view, remove: () => remove(view, cleanups) }
+}
+
+/** What Tab stops at in the approval. */
+const tabbable = 'button:not([disabled]), summary, [tabindex="0"]'
+
+/**
+ * Tab from the approval's last control wraps to its first, Shift+Tab from
+ * the first (or the dialog itself) to the last: the approval is modal, and
+ * focus never leaves it for the widget or the page behind.
+ */
+function keepTabInside(event: KeyboardEvent, document: Document, dialog: HTMLElement): void {
+  const elements = Array.from(dialog.querySelectorAll<HTMLElement>(tabbable))
+  const first = elements[0]
+  const last = elements.at(-1)
+  if (!first || !last) return
+  const active = document.activeElement
+  const leaving = event.shiftKey ? active === first || active === dialog : active === last
+  if (!leaving) return
+  event.preventDefault()
+  ;(event.shiftKey ? last : first).focus()
 }
 
 function remove(view: ApprovalView, cleanups: (() => void)[]): void {

@@ -137,7 +137,7 @@ export function Modal({ children }: { children: ReactNode }) {
   return (
     // The backdrop: a click on it closes, and Escape is its keyboard equivalent.
     <div
-      className="fixed inset-0 flex items-center justify-center overflow-y-auto bg-black/45 p-2"
+      className="fixed inset-0 flex items-center-safe justify-center overflow-y-auto bg-black/45 p-2"
       onPointerDown={(event) => {
         if (event.target === event.currentTarget) router.close()
       }}
@@ -150,7 +150,7 @@ export function Modal({ children }: { children: ReactNode }) {
         data-theme={theme}
         data-open={open}
         onKeyDown={trapTab}
-        className="relative flex w-[360px] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
+        className="relative flex w-[22.5rem] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"
       >
         <Header titleId={titleId} />
         <div ref={body} className="flex min-h-0 flex-col">
