@@ -24,6 +24,12 @@ async function cli(db: Db, ...argv: string[]) {
   if (code !== 0) throw new Error(`npm run project -- ${argv.join(' ')}: ${err.join('\n')}`)
 }
 
+/** `npm run project -- create` of project `id` with `origins` (and any other options). */
+function create(db: Db, id: string, origins: string[], ...options: string[]) {
+  const originOptions = origins.flatMap((origin) => ['--origin', origin])
+  return cli(db, 'create', '--id', id, '--name', id, ...originOptions, ...options)
+}
+
 /** A clock the test moves; frozen at 0 it never lets a cached project expire. */
 function testClock() {
   let ms = 0
@@ -39,18 +45,10 @@ async function allowedOrigins(app: Hono, projectId: string) {
 describe('inv-05 a removed origin stops being served', () => {
   test('at once in the process, when the CLI removes it', async () => {
     const app = createApp({ config: testDb.config, db: testDb.db, cacheNow: testClock().now })
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'removed-at-once',
-      '--name',
-      'R',
-      '--origin',
+    await create(testDb.db, 'removed-at-once', [
       'https://keep.example.com',
-      '--origin',
       'https://gone.example.com',
-    )
+    ])
     expect(await allowedOrigins(app, 'removed-at-once')).toContain('https://gone.example.com')
     await cli(
       testDb.db,
@@ -68,18 +66,10 @@ describe('inv-05 a removed origin stops being served', () => {
     // A replica whose LISTEN hears nothing: only the TTL can drop its copy.
     const deaf: Db = { ...testDb.db, listen: async () => {} }
     const app = createApp({ config: testDb.config, db: deaf, cacheNow: clock.now })
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'removed-by-ttl',
-      '--name',
-      'R',
-      '--origin',
+    await create(testDb.db, 'removed-by-ttl', [
       'https://keep.example.com',
-      '--origin',
       'https://gone.example.com',
-    )
+    ])
     expect(await allowedOrigins(app, 'removed-by-ttl')).toHaveLength(2)
     await cli(
       testDb.db,
@@ -108,28 +98,8 @@ describe('inv-05 a removed origin stops being served', () => {
 describe('answers are cached per project, never another project', () => {
   test('two projects read back to back each get their own origins and config', async () => {
     const app = createApp({ config: testDb.config, db: testDb.db, cacheNow: testClock().now })
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'first-shop',
-      '--name',
-      'A',
-      '--origin',
-      'https://a.example.com',
-    )
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'second-shop',
-      '--name',
-      'B',
-      '--origin',
-      'https://b.example.com',
-      '--networks',
-      'eip155:8453',
-    )
+    await create(testDb.db, 'first-shop', ['https://a.example.com'])
+    await create(testDb.db, 'second-shop', ['https://b.example.com'], '--networks', 'eip155:8453')
     for (let round = 0; round < 2; round++) {
       expect(await allowedOrigins(app, 'first-shop')).toEqual(['https://a.example.com'])
       expect(await allowedOrigins(app, 'second-shop')).toEqual(['https://b.example.com'])
@@ -146,16 +116,7 @@ describe('answers are cached per project, never another project', () => {
       expect(response.headers.get('cache-control')).toBeNull()
       expect(response.headers.get('etag')).toBeNull()
     }
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'created-later',
-      '--name',
-      'L',
-      '--origin',
-      'https://l.example.com',
-    )
+    await create(testDb.db, 'created-later', ['https://l.example.com'])
     expect(await allowedOrigins(app, 'created-later')).toEqual(['https://l.example.com'])
   })
 })
@@ -204,16 +165,7 @@ describe('ETag, If-None-Match and Cache-Control', () => {
 
   test('the ETag changes with the answer', async () => {
     const app = createApp({ config: testDb.config, db: testDb.db })
-    await cli(
-      testDb.db,
-      'create',
-      '--id',
-      'etag-shop',
-      '--name',
-      'E',
-      '--origin',
-      'https://e.example.com',
-    )
+    await create(testDb.db, 'etag-shop', ['https://e.example.com'])
     const before = await app.request('/projects/v1/origins?projectId=etag-shop')
     await cli(testDb.db, 'set-origins', '--id', 'etag-shop', '--origin', 'https://f.example.com')
     const after = await app.request('/projects/v1/origins?projectId=etag-shop', {
@@ -256,18 +208,7 @@ describe('on PostgreSQL, the CLI in another process', () => {
       await migrate(apiDb)
       // The clock never moves: only an announcement can drop a cached project.
       const app = createApp({ config: testDb.config, db: apiDb, cacheNow: testClock().now })
-      await cli(
-        cliDb,
-        'create',
-        '--id',
-        'pg-shop',
-        '--name',
-        'P',
-        '--origin',
-        'https://a.example.com',
-        '--origin',
-        'https://b.example.com',
-      )
+      await create(cliDb, 'pg-shop', ['https://a.example.com', 'https://b.example.com'])
       expect(await allowedOrigins(app, 'pg-shop')).toHaveLength(2)
       await cli(cliDb, 'set-origins', '--id', 'pg-shop', '--origin', 'https://a.example.com')
       await expect
