@@ -7,17 +7,39 @@ function clock() {
 }
 
 describe('createTtlCache', () => {
-  test('keeps a value for ttlMs, then loads it again', async () => {
+  test('keeps a value for ttlMs (unread past half of it), then loads it again', async () => {
     const time = clock()
     const cache = createTtlCache<number>({ ttlMs: 1_000, maxEntries: 10, now: time.now })
     const load = vi.fn(async () => 1)
     await cache.get('a', load)
-    time.advance(999)
+    time.advance(499)
     await cache.get('a', load)
     expect(load).toHaveBeenCalledTimes(1)
-    time.advance(1)
+    time.advance(501)
     await cache.get('a', load)
     expect(load).toHaveBeenCalledTimes(2)
+  })
+
+  test('past half its TTL a read gets the value at once and loads it again behind', async () => {
+    const time = clock()
+    const cache = createTtlCache<string>({ ttlMs: 1_000, maxEntries: 10, now: time.now })
+    await cache.get('a', async () => 'first')
+    time.advance(500)
+    let finish: (value: string) => void = () => {}
+    const refresh = vi.fn(() => new Promise<string>((resolve) => (finish = resolve)))
+    expect(await cache.get('a', refresh)).toBe('first')
+    expect(await cache.get('a', refresh)).toBe('first')
+    expect(refresh).toHaveBeenCalledTimes(1)
+    finish('second')
+    await Promise.resolve()
+    expect(await cache.get('a', refresh)).toBe('second')
+    // Never past the TTL: a refresh still running at expiry makes the read wait for it.
+    time.advance(1_000)
+    let late: (value: string) => void = () => {}
+    const slow = () => new Promise<string>((resolve) => (late = resolve))
+    const read = cache.get('a', slow)
+    late('third')
+    expect(await read).toBe('third')
   })
 
   test('a caller cycling keys never grows it past maxEntries (least recently used goes)', async () => {

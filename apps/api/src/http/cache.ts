@@ -52,8 +52,10 @@ export type TtlCacheOptions = {
 
 /**
  * A bounded map of values loaded on demand and kept `ttlMs`. Concurrent
- * misses of one key share one load. A load that resolves `undefined` is not
- * kept (an unknown project is asked again next time), and neither is one
+ * misses of one key share one load. A value read past half its TTL is
+ * loaded again in the background, so a key in use never makes a request
+ * wait; none is served past `ttlMs`. A load that resolves `undefined` is
+ * not kept (an unknown project is asked again next time), and neither is one
  * that `delete` or `clear` overtook: a value read before a change is never
  * stored after it.
  */
@@ -69,41 +71,47 @@ export function createTtlCache<V>({
   maxEntries,
   now = () => performance.now(),
 }: TtlCacheOptions): TtlCache<V> {
-  const entries = new Map<string, { value: V; expires: number }>()
+  const entries = new Map<string, { value: V; refreshAt: number; expires: number }>()
   const loading = new Map<string, Promise<V | undefined>>()
+  const start = (key: string, load: () => Promise<V | undefined>) => {
+    const started = load().then(
+      (value) => {
+        if (loading.get(key) !== started) return value
+        loading.delete(key)
+        entries.delete(key)
+        if (value === undefined) return value
+        const at = now()
+        entries.set(key, { value, refreshAt: at + ttlMs / 2, expires: at + ttlMs })
+        for (const oldest of entries.keys()) {
+          if (entries.size <= maxEntries) break
+          entries.delete(oldest)
+        }
+        return value
+      },
+      (error: unknown) => {
+        if (loading.get(key) === started) loading.delete(key)
+        throw error
+      },
+    )
+    loading.set(key, started)
+    return started
+  }
   return {
     async get(key, load) {
       const entry = entries.get(key)
-      if (entry !== undefined) {
-        if (entry.expires > now()) {
-          // Most recently used last: Map keeps insertion order.
-          entries.delete(key)
-          entries.set(key, entry)
-          return entry.value
-        }
+      const at = now()
+      if (entry !== undefined && entry.expires > at) {
+        // Most recently used last: Map keeps insertion order.
         entries.delete(key)
+        entries.set(key, entry)
+        if (entry.refreshAt <= at && !loading.has(key)) {
+          // A failed refresh leaves the value until it expires; the next read tries again.
+          start(key, load).catch(() => {})
+        }
+        return entry.value
       }
-      const running = loading.get(key)
-      if (running !== undefined) return running
-      const started = load().then(
-        (value) => {
-          if (loading.get(key) !== started) return value
-          loading.delete(key)
-          if (value === undefined) return value
-          entries.set(key, { value, expires: now() + ttlMs })
-          for (const oldest of entries.keys()) {
-            if (entries.size <= maxEntries) break
-            entries.delete(oldest)
-          }
-          return value
-        },
-        (error: unknown) => {
-          if (loading.get(key) === started) loading.delete(key)
-          throw error
-        },
-      )
-      loading.set(key, started)
-      return started
+      entries.delete(key)
+      return loading.get(key) ?? start(key, load)
     },
     delete(key) {
       entries.delete(key)
