@@ -2,8 +2,8 @@
  * The API under load (issue 14): the three answers every widget load reads,
  * the project's origins, its config and the first wallets page, each hit by
  * autocannon (50 connections) against an API child process of its own
- * (`apps/api/src/server.ts`, PGlite in a temporary directory, the dev project
- * seeded), and against a bare Hono handler answering the same JSON in a
+ * (`apps/api/src/server.ts`, the dev project seeded; PGlite in a temporary
+ * directory, then a throwaway PostgreSQL when it is installed), and against a bare Hono handler answering the same JSON in a
  * child process of its own (`bench/bareApi.ts`), endpoint by endpoint in the
  * same run. `BENCH_API_SECONDS` sets each run's length (10 s by default).
  */
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { origins } from '@porthole/dev-stack/stack'
 import autocannon from 'autocannon'
-import { baseEnv, startApiProcess } from '../apps/api/test/process.ts'
+import { baseEnv, startApiProcess, startLocalPostgres } from '../apps/api/test/process.ts'
 import type { Record } from './rpc.ts'
 
 const connections = 50
@@ -69,13 +69,36 @@ async function startBare(file: string): Promise<{ url: string; child: ChildProce
   return { url, child }
 }
 
-/** Runs the load test and records each answer's rate, ratio, p99 and errors. */
+/** Runs the load test on PGlite, then on PostgreSQL when it is installed, and records each answer's figures. */
 export async function measureApi(record: Record) {
   console.log(
-    `\nThe API under load (autocannon, ${connections} connections, ${seconds} s per run; API child process on PGlite against a bare Hono handler)`,
+    `\nThe API under load (autocannon, ${connections} connections, ${seconds} s per run; an API child process against a bare Hono handler)`,
   )
   const dir = await mkdtemp(join(tmpdir(), 'porthole-bench-api-'))
-  const api = await startApiProcess({ ...baseEnv, PGLITE_DIR: join(dir, 'data') })
+  try {
+    await measureOn('PGlite', { PGLITE_DIR: join(dir, 'data') }, dir, record)
+    const pg = await startLocalPostgres()
+    if (pg === undefined) {
+      console.log('  PostgreSQL: not installed (initdb, postgres), not measured')
+      return
+    }
+    try {
+      await measureOn('PostgreSQL', { DATABASE_URL: pg.url }, dir, record)
+    } finally {
+      await pg.stop()
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+async function measureOn(
+  database: string,
+  env: { [name: string]: string },
+  dir: string,
+  record: Record,
+) {
+  const api = await startApiProcess({ ...baseEnv, ...env })
   let bare: ChildProcess | undefined
   try {
     const bodies: { [path: string]: unknown } = {}
@@ -97,7 +120,7 @@ export async function measureApi(record: Record) {
       rows.push({ name, api: measured, bare: floor })
     }
     console.log(
-      `  ${'answer'.padEnd(12)} ${'API req/s'.padStart(10)} ${'bare req/s'.padStart(11)} ${'ratio'.padStart(6)} ${'API p99'.padStart(8)} ${'bare p99'.padStart(9)} ${'errors'.padStart(7)}`,
+      `  ${database.padEnd(12)} ${'API req/s'.padStart(10)} ${'bare req/s'.padStart(11)} ${'ratio'.padStart(6)} ${'API p99'.padStart(8)} ${'bare p99'.padStart(9)} ${'errors'.padStart(7)}`,
     )
     for (const row of rows) {
       console.log(
@@ -105,16 +128,16 @@ export async function measureApi(record: Record) {
       )
     }
     for (const row of rows) {
-      record(`API ${row.name} (bare Hono ${row.bare.rate.toFixed(0)} req/s)`, row.api.rate, 'req/s')
-      record(`  ${row.name} / bare Hono`, row.api.rate / row.bare.rate, '×', ratioBudget, {
+      const name = `${row.name} on ${database}`
+      record(`API ${name} (bare Hono ${row.bare.rate.toFixed(0)} req/s)`, row.api.rate, 'req/s')
+      record(`  ${name} / bare Hono`, row.api.rate / row.bare.rate, '×', ratioBudget, {
         atLeast: true,
       })
-      record(`  ${row.name} p99`, row.api.p99, 'ms', p99BudgetMs)
-      record(`  ${row.name} errors`, row.api.errors, 'count', 0)
+      record(`  ${name} p99`, row.api.p99, 'ms', p99BudgetMs)
+      record(`  ${name} errors`, row.api.errors, 'count', 0)
     }
   } finally {
     bare?.kill('SIGTERM')
     await api.stop()
-    await rm(dir, { recursive: true, force: true })
   }
 }
