@@ -3,7 +3,8 @@
  * Sizes are deterministic; latencies are medians over repeated runs in
  * Debian's Chromium against the local stack (started here unless one runs).
  * The RPC proxy's memory under attack and its throughput run against an API
- * child process of their own (`bench/rpc.ts`); `--rpc` runs only those.
+ * child process of their own (`bench/rpc.ts`); `--rpc` runs only those. The
+ * API under load runs against its own too (`bench/api.ts`); `--api` runs only it.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -18,6 +19,7 @@ import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { chromiumArgs } from '../playwright.config.ts'
+import { measureApi } from './api.ts'
 import { measureProofOfWork } from './pow.ts'
 import { measureRpcProxy } from './rpc.ts'
 import { median } from './stats.ts'
@@ -464,9 +466,15 @@ async function main() {
     await measureRpcProxy(record)
     return finish()
   }
+  // `npm run bench -- --api`: the API under load only (no build, no browser).
+  if (process.argv.includes('--api')) {
+    await measureApi(record)
+    return finish()
+  }
   ensureBuilt()
   measureSizes()
   await measureRpcProxy(record)
+  await measureApi(record)
   const stack = await startStack()
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
   try {

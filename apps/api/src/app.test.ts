@@ -25,7 +25,15 @@ function brokenDb(): Db {
   const fail = async (): Promise<never> => {
     throw new Error('connect ECONNREFUSED postgres://admin:hunter2@db.internal:5432')
   }
-  return { kind: 'postgres', query: fail, exec: fail, transaction: fail, close: async () => {} }
+  return {
+    kind: 'postgres',
+    query: fail,
+    exec: fail,
+    transaction: fail,
+    notify: fail,
+    listen: async () => {},
+    close: async () => {},
+  }
 }
 
 describe('GET /health', () => {
@@ -125,7 +133,9 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-methods')).toBe(
       'GET, POST, PUT, DELETE, OPTIONS',
     )
-    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type, Authorization')
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Content-Type, Authorization, If-None-Match',
+    )
     expect(response.headers.get('access-control-max-age')).toBe('600')
   })
 

@@ -15,6 +15,8 @@ import { HttpError } from './http/errors.js'
 import { refuseForeignHosts } from './http/hostNames.js'
 import { errorBody, identifyClient } from './http/request.js'
 import { createConfigRoutes } from './projects/appkitConfig.js'
+import { createProjectCache } from './projects/cache.js'
+import { projectChangedChannel } from './projects/projects.js'
 import { createOriginsRoutes } from './projects/routes.js'
 import { createRpcRoutes, defaultRpcTimeoutMs, type RpcLimits } from './rpc/routes.js'
 import { createSiwxRoutes } from './siwx/routes.js'
@@ -50,10 +52,15 @@ export type CreateAppOptions = {
   now?: (() => Date) | undefined
   /** How the API reaches OAuth providers and the Farcaster relay; the global fetch by default. */
   fetch?: typeof fetch | undefined
+  /**
+   * The clock (ms) of the answers kept in memory (projects, wallet pages);
+   * `performance.now` by default. Tests move it.
+   */
+  cacheNow?: (() => number) | undefined
 }
 
 const corsMethods = 'GET, POST, PUT, DELETE, OPTIONS'
-const corsHeaders = 'Content-Type, Authorization'
+const corsHeaders = 'Content-Type, Authorization, If-None-Match'
 const corsMaxAgeSeconds = 600
 
 /**
@@ -77,9 +84,15 @@ export function createApp({
   mailer = createMailer({ config, db }),
   now,
   fetch,
+  cacheNow,
 }: CreateAppOptions): Hono {
   const app = new Hono()
   const corsOrigins = new Set(config.corsOrigins)
+  const projects = createProjectCache({ db, now: cacheNow })
+  // A project changed by the CLI (any process on PostgreSQL) is dropped at once; the TTL bounds the rest.
+  db.listen(projectChangedChannel, (id) => projects.changed(id)).catch((error: unknown) =>
+    onError?.(error),
+  )
 
   // Only the API's own names (SECURITY.md 25): a DNS-rebound name gets 421 before anything runs.
   app.use('*', refuseForeignHosts(config))
@@ -103,7 +116,7 @@ export function createApp({
     c.res.headers.set('X-Content-Type-Options', 'nosniff')
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin)
-      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After, ETag')
     }
   })
 
@@ -122,9 +135,9 @@ export function createApp({
     return c.json({ ok: true })
   })
 
-  app.route('/', createExplorerRoutes({ db }))
-  app.route('/', createConfigRoutes({ db }))
-  app.route('/', createOriginsRoutes({ db }))
+  app.route('/', createExplorerRoutes({ db, projects, now: cacheNow }))
+  app.route('/', createConfigRoutes({ projects }))
+  app.route('/', createOriginsRoutes({ projects }))
   app.route('/', createAnalyticsRoutes({ db, config }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs, limits: rpcLimits, warn: onWarning }))
   app.route('/', createTokensRoutes({ db, config }))

@@ -23,6 +23,18 @@ export type Db = Queryable & {
   readonly kind: 'pglite' | 'postgres'
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * `NOTIFY channel, payload`: this process's listeners hear it at once,
+   * other API processes on the same PostgreSQL database through it. (On
+   * PGlite no other process can have the database open.)
+   */
+  notify(channel: string, payload: string): Promise<void>
+  /**
+   * Calls `onMessage` with every payload sent on `channel` by any process,
+   * and with `null` when some may have been missed (PostgreSQL: the listening
+   * connection was lost; it is opened again). Resolves once listening.
+   */
+  listen(channel: string, onMessage: (payload: string | null) => void): Promise<void>
   close(): Promise<void>
 }
 

@@ -34,6 +34,13 @@ export async function createPgliteDb(dir: string): Promise<Db> {
     kind: 'pglite',
     ...wrap(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    // PGlite runs LISTEN/NOTIFY in the one instance: a listener hears a NOTIFY when it commits.
+    async notify(channel, payload) {
+      await pglite.query('SELECT pg_notify($1, $2)', [channel, payload])
+    },
+    async listen(channel, onMessage) {
+      await pglite.listen(channel, onMessage)
+    },
     async close() {
       if (closed) return
       closed = true

@@ -35,6 +35,7 @@ export async function createPostgresDb(url: string, options: CreateDbOptions = {
   })
   probe.release()
   let closed = false
+  const listeners = createListeners(url, schema, onError, () => closed)
   return {
     kind: 'postgres',
     ...wrap(pool),
@@ -56,10 +57,88 @@ export async function createPostgresDb(url: string, options: CreateDbOptions = {
         client.release(broken)
       }
     },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload])
+      // This process at once; the others (and this one again) when PostgreSQL delivers it.
+      listeners.deliver(channel, payload)
+    },
+    listen: (channel, onMessage) => listeners.add(channel, onMessage),
     async close() {
       if (closed) return
       closed = true
-      await pool.end()
+      await Promise.all([pool.end(), listeners.close()])
     },
   }
+}
+
+/** How long a lost listening connection waits before it is opened again. */
+const relistenDelayMs = 1_000
+
+/**
+ * The `LISTEN`s of one Db: one connection of their own (a pooled one would
+ * go back to the pool), opened at the first `add`. When it is lost every
+ * listener hears `null` (messages may have been missed) and it is opened
+ * again after `relistenDelayMs`.
+ */
+function createListeners(
+  url: string,
+  schema: string | undefined,
+  onError: ((error: Error) => void) | undefined,
+  isClosed: () => boolean,
+) {
+  const byChannel = new Map<string, ((payload: string | null) => void)[]>()
+  let client: Promise<pg.Client> | undefined
+  const deliver = (channel: string, payload: string | null) => {
+    for (const onMessage of byChannel.get(channel) ?? []) onMessage(payload)
+  }
+  const connect = (): Promise<pg.Client> => {
+    const opened = new pg.Client({
+      connectionString: url,
+      application_name: 'porthole-api-listen',
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    })
+    let lostOnce = false
+    const lost = (error: Error) => {
+      if (lostOnce) return
+      lostOnce = true
+      onError?.(error)
+      if (client === listening) client = undefined
+      opened.end().catch(() => {})
+      for (const channel of byChannel.keys()) deliver(channel, null)
+      setTimeout(() => {
+        if (!isClosed() && client === undefined) connect().catch(() => {})
+      }, relistenDelayMs).unref()
+    }
+    opened.on('notification', (message) => deliver(message.channel, message.payload ?? null))
+    opened.on('error', lost)
+    opened.on('end', () => {
+      if (!isClosed()) lost(new Error('The PostgreSQL LISTEN connection ended'))
+    })
+    const listening = opened.connect().then(async () => {
+      for (const channel of byChannel.keys()) await opened.query(`LISTEN ${quoteName(channel)}`)
+      return opened
+    })
+    listening.catch(lost)
+    client = listening
+    return listening
+  }
+  return {
+    deliver,
+    async add(channel: string, onMessage: (payload: string | null) => void) {
+      const known = byChannel.get(channel)
+      byChannel.set(channel, [...(known ?? []), onMessage])
+      const open = await (client ?? connect())
+      if (known === undefined) await open.query(`LISTEN ${quoteName(channel)}`)
+    },
+    async close() {
+      const open = await client?.catch(() => undefined)
+      client = undefined
+      await open?.end().catch(() => {})
+    },
+  }
+}
+
+/** A channel name as an SQL identifier. */
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
 }

@@ -2,9 +2,11 @@ import { maxWalletEntries, WalletEntry, WalletId, type WalletsPage } from '@port
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Db } from '../db/db.js'
+import { type CachedBody, createTtlCache, sendCached, toCachedBody } from '../http/cache.js'
 import { HttpError } from '../http/errors.js'
 import { commonQuery, integerParam, optionalParam, parseInput } from '../http/request.js'
 import { Caip2 } from '../http/schemas.js'
+import type { ProjectCache } from '../projects/cache.js'
 import { readProjectQuery } from '../projects/projects.js'
 
 /** Page size of the wallet list (SPEC 9: 40 per page) and the most one call may ask for (100, for a search). */
@@ -48,13 +50,51 @@ const OtherImageId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be a sho
 
 export const imageCacheControl = 'public, max-age=86400'
 
+/**
+ * How long a page of the wallet list is served from memory. The registry
+ * changes when the API is deployed (the seed), not while it runs.
+ */
+export const walletsTtlMs = 60_000
+/** Most pages kept (each at most `maxEntries` rows, a few tens of KB). */
+export const maxCachedWalletPages = 256
+/** `Cache-Control` of a page of the wallet list: the same registry for every project. */
+export const walletsCacheControl = 'public, max-age=300, stale-while-revalidate=3600'
+
 /** The wallet explorer: `GET /getWallets`, `GET /getWalletImage/:id` and the other image paths. */
-export function createExplorerRoutes({ db }: { db: Db }): Hono {
+export function createExplorerRoutes({
+  db,
+  projects,
+  now,
+}: {
+  db: Db
+  projects: ProjectCache
+  /** The clock of the pages kept in memory (ms); `performance.now` by default. */
+  now?: (() => number) | undefined
+}): Hono {
   const app = new Hono()
+  const pages = createTtlCache<CachedBody>({
+    ttlMs: walletsTtlMs,
+    maxEntries: maxCachedWalletPages,
+    now,
+  })
 
   app.get('/getWallets', async (c) => {
-    const { query } = await readProjectQuery(c, db, GetWalletsQuery)
-    return c.json(await findWallets(db, query))
+    const { cached, query } = await projects.read(c, GetWalletsQuery)
+    const { page, entries, search, badge_type, include, exclude, chains } = query
+    // Every parameter that shapes the page, the project too (never one project's page for another).
+    const key = JSON.stringify([
+      cached.project.id,
+      page,
+      entries,
+      search ?? null,
+      badge_type ?? null,
+      include ?? null,
+      exclude ?? null,
+      chains ?? null,
+    ])
+    const body = await pages.get(key, async () => toCachedBody(await findWallets(db, query)))
+    if (body === undefined) throw new Error('A wallet page loaded as nothing')
+    return sendCached(c, body, walletsCacheControl)
   })
 
   app.get('/getWalletImage/:id', async (c) => {

@@ -1,19 +1,25 @@
 import type { ProjectConfig } from '@porthole/protocol/Api'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { Db } from '../db/db.js'
+import { sendCached } from '../http/cache.js'
 import { commonQuery } from '../http/request.js'
-import { readProjectQuery } from './projects.js'
+import { type ProjectCache, projectCacheControl } from './cache.js'
 
 const ConfigQuery = z.strictObject(commonQuery)
 
 /** `GET /appkit/v1/config`: the project's features and networks, the default first (`Api.ProjectConfig`). */
-export function createConfigRoutes({ db }: { db: Db }): Hono {
+export function createConfigRoutes({ projects }: { projects: ProjectCache }): Hono {
   const app = new Hono()
   app.get('/appkit/v1/config', async (c) => {
-    const { project } = await readProjectQuery(c, db, ConfigQuery)
-    const body: ProjectConfig = { features: project.features, networks: project.networks }
-    return c.json(body)
+    const { cached } = await projects.read(c, ConfigQuery)
+    const body = cached.answer(
+      'config',
+      (project): ProjectConfig => ({
+        features: project.features,
+        networks: project.networks,
+      }),
+    )
+    return sendCached(c, body, projectCacheControl)
   })
   return app
 }

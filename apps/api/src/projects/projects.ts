@@ -49,6 +49,14 @@ function fromRow(row: unknown): Project {
   })
 }
 
+/** The `NOTIFY` channel of a changed project (`projects/cache.ts`); the payload is its id. */
+export const projectChangedChannel = 'porthole_project_changed'
+
+/** Tells every API process that project `id` changed, so cached copies are dropped. */
+async function announceProjectChanged(db: Db, id: string): Promise<void> {
+  await db.notify(projectChangedChannel, id)
+}
+
 /** The project with this id, or `undefined`. */
 export async function getProject(db: Queryable, id: string): Promise<Project | undefined> {
   const [row] = await db.query(`SELECT ${columns} FROM projects WHERE id = $1`, [id])
@@ -75,7 +83,7 @@ export type CreateProjectInput = z.input<typeof CreateProjectInput>
  * Creates a project; origins (SECURITY.md 5) and networks are validated.
  * Throws `ProjectError`, `InvalidOriginError` or `InvalidNetworkError`.
  */
-export async function createProject(db: Queryable, input: CreateProjectInput): Promise<Project> {
+export async function createProject(db: Db, input: CreateProjectInput): Promise<Project> {
   const parsed = CreateProjectInput.safeParse(input)
   if (!parsed.success) throw new ProjectError(describe(parsed.error))
   const { id, name, features = defaultFeatures } = parsed.data
@@ -89,12 +97,13 @@ export async function createProject(db: Queryable, input: CreateProjectInput): P
     [id, name, JSON.stringify(origins), JSON.stringify(features), JSON.stringify(networks)],
   )
   if (row === undefined) throw new ProjectError(`A project with id '${id}' already exists`)
+  await announceProjectChanged(db, id)
   return fromRow(row)
 }
 
 /** Replaces a project's allowed origins (validated). Throws `ProjectError` or `InvalidOriginError`. */
 export async function setProjectOrigins(
-  db: Queryable,
+  db: Db,
   id: string,
   allowedOrigins: readonly string[],
 ): Promise<Project> {
@@ -106,6 +115,7 @@ export async function setProjectOrigins(
     [id, JSON.stringify(origins)],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  await announceProjectChanged(db, id)
   return fromRow(row)
 }
 
@@ -114,7 +124,7 @@ export async function setProjectOrigins(
  * Throws `ProjectError` or `InvalidNetworkError`.
  */
 export async function setProjectNetworks(
-  db: Queryable,
+  db: Db,
   id: string,
   networks: readonly string[],
 ): Promise<Project> {
@@ -126,6 +136,7 @@ export async function setProjectNetworks(
     [id, JSON.stringify(parsed)],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  await announceProjectChanged(db, id)
   return fromRow(row)
 }
 
@@ -134,7 +145,7 @@ export async function setProjectNetworks(
  * are kept). `socials` are the providers Connect shows, in order.
  */
 export async function setProjectLogins(
-  db: Queryable,
+  db: Db,
   id: string,
   logins: { email?: boolean | undefined; socials?: readonly string[] | undefined },
 ): Promise<Project> {
@@ -157,6 +168,7 @@ export async function setProjectLogins(
     [id, logins.email ?? null, socials ? JSON.stringify(socials.data) : null],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  await announceProjectChanged(db, id)
   return fromRow(row)
 }
 
@@ -164,7 +176,7 @@ export async function setProjectLogins(
  * Lets the RPC proxy forward heavy parameters for a project (state and block
  * overrides, eth_getLogs over any range), or stops it (the default).
  */
-export async function setProjectHeavyRpc(db: Queryable, id: string, on: boolean): Promise<Project> {
+export async function setProjectHeavyRpc(db: Db, id: string, on: boolean): Promise<Project> {
   const [row] = await db.query(
     `UPDATE projects SET heavy_rpc = $2, updated_at = now()
      WHERE id = $1
@@ -172,6 +184,7 @@ export async function setProjectHeavyRpc(db: Queryable, id: string, on: boolean)
     [id, on],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
+  await announceProjectChanged(db, id)
   return fromRow(row)
 }
 
@@ -227,6 +240,16 @@ export async function readProjectQuery<S extends z.ZodType>(
 }
 
 export async function requireProject(db: Db, projectId: string | undefined): Promise<Project> {
+  const id = checkProjectId(projectId)
+  const project = await getProject(db, id)
+  if (!project) {
+    throw new HttpError(403, 'unknown_project', `Unknown projectId '${id}'`)
+  }
+  return project
+}
+
+/** A call's `projectId`, checked: missing or malformed gives 400. */
+export function checkProjectId(projectId: string | undefined): string {
   if (projectId === undefined || projectId === '') {
     throw new HttpError(400, 'missing_project_id', 'The projectId query parameter is required')
   }
@@ -238,11 +261,7 @@ export async function requireProject(db: Db, projectId: string | undefined): Pro
       `Invalid projectId: ${id.error.issues[0]?.message}`,
     )
   }
-  const project = await getProject(db, id.data)
-  if (!project) {
-    throw new HttpError(403, 'unknown_project', `Unknown projectId '${id.data}'`)
-  }
-  return project
+  return id.data
 }
 
 /**
