@@ -16,7 +16,7 @@ import {
   secureFrameOf,
   startRequest,
 } from '../embeddedFixtures.ts'
-import { openHost, openModal, origins, widget } from '../fixtures.ts'
+import { openHost, openModal, origins, startEmailLogin, widget } from '../fixtures.ts'
 
 /** Every string the frame's storage APIs hold (localStorage, and IndexedDB records as JSON-ish text). */
 async function storageDump(frame: Frame | Page): Promise<string> {
@@ -152,8 +152,12 @@ test.describe('inv-01 the secure frame takes the widget only', () => {
     page,
   }) => {
     await openHost(page)
-    await openModal(page)
-    await expect(widget(page).getByPlaceholder('Email')).toBeVisible()
+    // The secure frame is made once an embedded wallet is in play.
+    await startEmailLogin(page)
+    await expect(widget(page).locator('[data-secure-frame]')).toHaveAttribute(
+      'data-secure-frame',
+      'ready',
+    )
     const answers = await page.evaluate(async (secureOrigin) => {
       const widgetWindow = document.querySelector<HTMLIFrameElement>(
         'iframe[title="Porthole wallet"]',
