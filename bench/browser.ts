@@ -267,39 +267,21 @@ async function frameSession(frame: Frame): Promise<CDPSession | undefined> {
 }
 
 /**
- * Slows the CPU of the page's renderer and of every cross-site frame's, as
- * each starts: the frames' renderers wait (auto-attach, waiting for the
- * debugger) until theirs is throttled too, nested frames included.
+ * Slows the CPU of the page's renderer, and of each cross-site frame's as
+ * soon as Playwright reports the frame in it (an OOPIF has a CDP session, and
+ * a throttle, of its own); a frame that moves to another site is throttled
+ * again in its new renderer.
  */
 async function throttleEveryRenderer(page: Page, rate: number) {
-  const throttle = async (session: CDPSession) => {
-    await session.send('Emulation.setCPUThrottlingRate', { rate })
-    session.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => {
-      const release = () => session.send('Target.detachFromTarget', { sessionId }).catch(() => {})
-      if (targetInfo.type !== 'iframe') return void release()
-      void sessionOfTarget(page, targetInfo.targetId).then(throttle).finally(release)
-    })
-    await session.send('Target.setAutoAttach', {
-      autoAttach: true,
-      waitForDebuggerOnStart: true,
-      flatten: true,
-    })
-  }
-  await throttle(await page.context().newCDPSession(page))
-}
-
-/** The session of the frame that is target `targetId`, once Playwright knows it as one. */
-async function sessionOfTarget(page: Page, targetId: string): Promise<CDPSession> {
-  const deadline = Date.now() + 10_000
-  while (Date.now() < deadline) {
-    for (const frame of page.frames()) {
-      const session = await frameSession(frame)
-      if (!session) continue
-      const { targetInfo } = await session.send('Target.getTargetInfo')
-      if (targetInfo.targetId === targetId) return session
-      await session.detach()
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error(`No frame for target ${targetId}.`)
+  const session = await page.context().newCDPSession(page)
+  await session.send('Emulation.setCPUThrottlingRate', { rate })
+  const throttled = new WeakMap<Frame, string>()
+  page.on('framenavigated', async (frame) => {
+    const origin = new URL(frame.url()).origin
+    if (throttled.get(frame) === origin) return
+    const frameSlow = await frameSession(frame)
+    if (!frameSlow) return
+    throttled.set(frame, origin)
+    await frameSlow.send('Emulation.setCPUThrottlingRate', { rate }).catch(() => {})
+  })
 }
