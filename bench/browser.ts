@@ -37,10 +37,18 @@ export type Subject = {
 }
 
 /** Both in ms; `clickedAt` and `listAt` on the shared clock, `usable` from navigation start. */
-type Marks = { usable: number; clickedAt: number; listAt?: number; navigationStart: number }
+type Marks = {
+  rendered: number
+  usable: number
+  clickedAt: number
+  listAt?: number
+  navigationStart: number
+}
 
 /** What one visit measured, in ms and bytes. */
 export type Visit = {
+  /** Navigation start → the Connect button rendered and enabled: the host's own button usable. */
+  rendered: number
   /** Navigation start → the Connect button usable (rendered, enabled, and `window.Wallet` where needed). */
   usable: number
   /** Click → the first four rows of the list painted. */
@@ -86,7 +94,7 @@ export async function visit(
       page.evaluate(() => (window as unknown as Watched).__bench.clicked),
       `${subject.name}'s Connect never became usable.`,
     )
-    const result: Visit = { usable: marks.usable }
+    const result: Visit = { rendered: marks.rendered, usable: marks.usable }
     if (subject.list) {
       const listAt = await listPaintedAt(page, subject.list.frameOrigin)
       result.open = listAt - marks.clickedAt
@@ -158,9 +166,11 @@ function watch(options: {
       return true
     })
   }
+  let rendered: number | undefined
   const usableButton = () => {
     const button = document.querySelector<HTMLButtonElement>(options.button)
     if (!button || button.disabled || button.getClientRects().length === 0) return undefined
+    rendered ??= performance.now()
     if (options.needsWallet && !(window as unknown as { Wallet?: unknown }).Wallet) return undefined
     return button
   }
@@ -171,7 +181,12 @@ function watch(options: {
       if (!button) return false
       const clickedAt = clock()
       button.click()
-      resolve({ usable, clickedAt, navigationStart: performance.timeOrigin })
+      resolve({
+        rendered: rendered ?? usable,
+        usable,
+        clickedAt,
+        navigationStart: performance.timeOrigin,
+      })
       return true
     }
     onEachFrame(() => {
