@@ -6,11 +6,10 @@
  * child process of their own (`bench/rpc.ts`); `--rpc` runs only those. The
  * API under load runs against its own too (`bench/api.ts`); `--api` runs only it.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { type Browser, chromium, type Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { devKey } from '@porthole/dev-stack/anvil'
 import { devSolanaKeypair } from '@porthole/dev-stack/solanaKeys'
 import { installSolanaTestWallet } from '@porthole/dev-stack/solanaTestWallet'
@@ -18,13 +17,14 @@ import { origins, ports } from '@porthole/dev-stack/stack'
 import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
-import { chromiumArgs } from '../playwright.config.ts'
 import { measureApi } from './api.ts'
+import { framesHeap, launch, type Visit, visit } from './browser.ts'
+import { buildPages, hostPages, portholeRows, servePages } from './hostPages.ts'
 import { measureProofOfWork } from './pow.ts'
 import { measureRpcProxy } from './rpc.ts'
+import { ensureBuilt, root, startStack } from './stack.ts'
 import { median } from './stats.ts'
 
-const root = join(import.meta.dirname, '..')
 const runs = Number(process.env.BENCH_RUNS ?? 25)
 
 /** A figure; its budget is a most, or with `atLeast` a least (a throughput). */
@@ -58,17 +58,6 @@ const sizes = (bytes: Buffer) => ({
   gzip: gzipSync(bytes, { level: 9 }).length,
   brotli: brotliCompressSync(bytes).length,
 })
-
-function ensureBuilt() {
-  const built =
-    existsSync(join(root, 'packages/loader/dist/loader.js')) &&
-    existsSync(join(root, 'packages/loader/dist/loader-solana.js')) &&
-    existsSync(join(root, 'apps/widget/dist/.vite/manifest.json')) &&
-    existsSync(join(root, 'apps/secure-frame/dist/index.html'))
-  if (built && !process.argv.includes('--build')) return
-  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('The build failed.')
-}
 
 type ManifestChunk = {
   file: string
@@ -110,7 +99,8 @@ function measureSizes() {
   // 140 KiB since issue 5: the Connect view's email and social logins (their code is
   // a lazy chunk; their copy and the secure frame's placement are not).
   record('widget initial JS gzip', initial.gzip, 'B', 140 * 1024)
-  record('widget initial JS brotli', initial.brotli, 'B')
+  // 80 KB since issue 14 (Preact through preact/compat, zod/mini, every view but Connect lazy).
+  record('widget initial JS brotli', initial.brotli, 'B', 80 * 1024)
 
   // What using an EVM connector adds: the EVM layer (wagmi, viem) and its views,
   // then, for WalletConnect only, the universal provider.
@@ -168,33 +158,6 @@ function chunksFrom(manifest: Record<string, ManifestChunk>, key: string): strin
   return [...files]
 }
 
-async function isUp(url: string) {
-  try {
-    return (await fetch(url)).ok
-  } catch {
-    return false
-  }
-}
-
-async function startStack(): Promise<ChildProcess | undefined> {
-  if (await isUp(`http://127.0.0.1:${ports.demo}/health`)) {
-    console.log('(using the stack that is already running)')
-    return undefined
-  }
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts', '--no-build'], {
-    cwd: root,
-    env: { ...process.env, PORTHOLE_E2E: '1' },
-    stdio: 'ignore',
-    detached: true,
-  })
-  const deadline = Date.now() + 120_000
-  while (!(await isUp(`http://127.0.0.1:${ports.demo}/health`))) {
-    if (Date.now() > deadline) throw new Error('The stack did not start.')
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  return child
-}
-
 async function measureRoundTrip(browser: Browser) {
   const port = ports.demo + 9
   const server = createStaticServer({ root: join(root, 'bench/pages') })
@@ -224,12 +187,11 @@ async function widgetVisibleAt(page: Page): Promise<number> {
     frame = find()
   }
   const handle = await frame.waitForFunction(
-    () => {
-      const dialog = document.querySelector('[role="dialog"][data-open="true"]')
-      const wallets = dialog?.querySelectorAll('[data-wallet-id]').length ?? 0
+    (rows) => {
+      const wallets = document.querySelectorAll(rows).length
       return wallets >= 4 ? performance.timeOrigin + performance.now() : 0
     },
-    undefined,
+    portholeRows,
     { polling: 'raf', timeout: 20_000 },
   )
   return (await handle.jsonValue()) as number
@@ -264,7 +226,7 @@ async function measureOpen(browser: Browser) {
     )
   }
   await context.close()
-  record('pre-warmed iframe', median(warm), 'ms', 50)
+  record('pre-warmed iframe', median(warm), 'ms', 15)
 
   const cold: number[] = []
   for (let run = 0; run < Math.min(runs, 20); run++) {
@@ -285,6 +247,77 @@ async function measureOpen(browser: Browser) {
     await context.close()
   }
   record('cold iframe (fresh context, open at loader start)', median(cold), 'ms', 1500)
+}
+
+/**
+ * Porthole's React host page against the same page without the snippet,
+ * interleaved, a fresh context each visit: navigation to the wallet list
+ * when Connect is clicked the moment it is usable, the frames' JS heap at
+ * open, and what the snippet costs the host page.
+ */
+async function measureHostPage(browser: Browser) {
+  const pageRuns = Math.min(runs, 15)
+  console.log(`\nA React host page, cold (median of ${pageRuns}, a fresh context each)`)
+  const dist = join(root, 'bench/dist')
+  await buildPages([hostPages.porthole.source, hostPages.bare.source], dist)
+  const server = await servePages(dist)
+  const porthole: Visit[] = []
+  const bare: Visit[] = []
+  try {
+    for (let run = 0; run < pageRuns; run++) {
+      porthole.push(await visit(browser, hostPages.porthole.subject, { heap: true }))
+      bare.push(await visit(browser, hostPages.bare.subject, { heap: true }))
+    }
+  } finally {
+    server.close()
+  }
+  const of = (visits: Visit[], figure: (visit: Visit) => number | undefined) =>
+    median(visits.map((visit) => figure(visit) ?? Number.NaN))
+  record(
+    'nav → wallet list, clicked when Connect is usable',
+    of(porthole, (v) => v.total),
+    'ms',
+    150,
+  )
+  record(
+    'click → wallet list (the same visits)',
+    of(porthole, (v) => v.open),
+    'ms',
+  )
+  const kib = (bytes: number | undefined) => (bytes ?? 0) / 1024
+  record(
+    'JS heap at open: widget frame',
+    of(porthole, (v) => kib(v.heap?.frames[origins.widget])),
+    'KiB',
+  )
+  record(
+    'JS heap at open: secure frame',
+    of(porthole, (v) => kib(v.heap?.frames[origins.secure])),
+    'KiB',
+  )
+  record(
+    'JS heap at open: the frames together',
+    of(porthole, (v) => kib(framesHeap(v))),
+    'KiB',
+    4096,
+  )
+  // The host's own button rendered and enabled, whether or not `window.Wallet` is there yet.
+  const usable = of(porthole, (v) => v.rendered)
+  const bareUsable = of(bare, (v) => v.rendered)
+  record('host page: nav → Connect usable', usable, 'ms')
+  record('the same page without Porthole: nav → Connect usable', bareUsable, 'ms')
+  record(
+    'host page: Connect usable later than without Porthole',
+    (usable / bareUsable - 1) * 100,
+    '%',
+    5,
+  )
+  record(
+    'host page: JS heap more than without Porthole',
+    of(porthole, (v) => kib(v.heap?.page)) - of(bare, (v) => kib(v.heap?.page)),
+    'KiB',
+    512,
+  )
 }
 
 /** Resolves (in the page) with the time the host first sees `connected`. */
@@ -476,11 +509,12 @@ async function main() {
   await measureRpcProxy(record)
   await measureApi(record)
   const stack = await startStack()
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
+  const browser = await launch()
   try {
     console.log('\nFloor')
     await measureRoundTrip(browser)
     await measureOpen(browser)
+    await measureHostPage(browser)
     await measureConnect(browser, {
       label: 'the injected test wallet',
       install: (page) => installTestWallet(page, { privateKey: devKey(8) }),
@@ -496,7 +530,7 @@ async function main() {
     await measureProofOfWork(browser, record)
   } finally {
     await browser.close()
-    if (stack?.pid) process.kill(-stack.pid, 'SIGTERM')
+    stack.stop()
   }
   finish()
 }

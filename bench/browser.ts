@@ -1,0 +1,302 @@
+/**
+ * Host pages measured in Chromium, shared by `npm run bench` and
+ * `npm run bench:peers`: one visit per fresh browser context, timed inside
+ * the page and inside the frame that holds the wallet list (animation-frame
+ * polling from document start, on the clock every frame of the browser
+ * shares), the JS heap of the page and of each cross-site frame, and the CPU
+ * of every renderer throttled on demand.
+ */
+import {
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  chromium,
+  type Frame,
+  type Page,
+} from '@playwright/test'
+import { chromiumArgs } from '../playwright.config.ts'
+
+export const launch = () =>
+  chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
+
+/** A host page with a Connect button that opens a wallet list. */
+export type Subject = {
+  name: string
+  url: string
+  /** The page's Connect button (CSS, in the top document). */
+  button: string
+  /** Usable only once `window.Wallet` is there too (Porthole's loader). */
+  needsWallet?: boolean
+  /**
+   * The list's rows (CSS, searched through open shadow roots as well), in
+   * the frame whose URL starts with `frameOrigin` (else the page). None: a
+   * page without a modal (the bare page: its button does nothing).
+   * `count`: the rows awaited, 4 unless the page shows fewer offline.
+   */
+  list?: { rows: string; frameOrigin?: string; count?: number }
+}
+
+/** Both in ms; `clickedAt` and `listAt` on the shared clock, `usable` from navigation start. */
+type Marks = {
+  rendered: number
+  usable: number
+  clickedAt: number
+  listAt?: number
+  navigationStart: number
+}
+
+/** What one visit measured, in ms and bytes. */
+export type Visit = {
+  /** Navigation start → the Connect button rendered and enabled: the host's own button usable. */
+  rendered: number
+  /** Navigation start → the Connect button usable (rendered, enabled, and `window.Wallet` where needed). */
+  usable: number
+  /** Click → the first four rows of the list painted. */
+  open?: number
+  /** Navigation start → the list painted. */
+  total?: number
+  /** JS heap used after a garbage collection, the page's and each cross-site frame's (by origin). */
+  heap?: { page: number; frames: Record<string, number> }
+}
+
+export type VisitOptions = {
+  /** Click when the button is first usable (cold) or this long after `load` (warm). */
+  clickAfterLoad?: number
+  /** CPU slowdown of every renderer: the page's and each cross-site frame's. */
+  cpuSlowdown?: number
+  /** Read the JS heaps once the list is painted. */
+  heap?: boolean
+}
+
+/** One visit in a fresh context, every request off this machine aborted. */
+export async function visit(
+  browser: Browser,
+  subject: Subject,
+  options: VisitOptions = {},
+): Promise<Visit> {
+  const context = await browser.newContext()
+  try {
+    await blockRemote(context)
+    await context.addInitScript({
+      content: script(watch, {
+        button: subject.button,
+        needsWallet: subject.needsWallet ?? false,
+        rows: subject.list?.rows ?? null,
+        count: subject.list?.count ?? 4,
+        frameOrigin: subject.list?.frameOrigin ?? null,
+        clickAfterLoad: options.clickAfterLoad ?? null,
+      }),
+    })
+    const page = await context.newPage()
+    if (options.cpuSlowdown) await throttleEveryRenderer(page, options.cpuSlowdown)
+    await page.goto(subject.url, { waitUntil: 'commit' })
+    const marks = await within(
+      page.evaluate(() => (window as unknown as Watched).__bench.clicked),
+      `${subject.name}'s Connect never became usable.`,
+    )
+    const result: Visit = { rendered: marks.rendered, usable: marks.usable }
+    if (subject.list) {
+      const listAt = await listPaintedAt(page, subject.list.frameOrigin)
+      result.open = listAt - marks.clickedAt
+      result.total = listAt - marks.navigationStart
+    } else {
+      // Nothing opens: let the click's frame go by before reading the heap.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
+    }
+    if (options.heap) result.heap = await heaps(page)
+    return result
+  } finally {
+    await context.close()
+  }
+}
+
+/** The JS heap of a visit's cross-site frames together. */
+export const framesHeap = (visit: Visit) =>
+  Object.values(visit.heap?.frames ?? {}).reduce((sum, bytes) => sum + bytes, 0)
+
+/**
+ * A function and its argument as an init script's source. tsx keeps the
+ * names of inner functions with calls to its `__name` helper, which the
+ * page lacks: the source brings its own.
+ */
+const script = <T>(fn: (arg: T) => void, arg: T) =>
+  `(() => { const __name = (target) => target; (${fn})(${JSON.stringify(arg)}) })()`
+
+type Watched = { __bench: { clicked: Promise<Marks>; listed: Promise<number> } }
+
+/**
+ * The init script of every frame: in the page, polls each animation frame
+ * for the Connect button usable, then clicks it there and then (or `clickAfterLoad`
+ * ms after `load`); in the list's frame, polls each animation frame for four
+ * rows laid out (`count` of them). No round trip to the harness sits between the two.
+ */
+function watch(options: {
+  button: string
+  needsWallet: boolean
+  rows: string | null
+  count: number
+  frameOrigin: string | null
+  clickAfterLoad: number | null
+}) {
+  const clock = () => performance.timeOrigin + performance.now()
+  const isTop = window === window.top
+  const onEachFrame = (done: () => boolean) => {
+    const poll = () => {
+      if (!done()) requestAnimationFrame(poll)
+    }
+    requestAnimationFrame(poll)
+  }
+  const countRows = (selector: string) => {
+    let count = 0
+    const visit = (root: Document | ShadowRoot) => {
+      for (const element of root.querySelectorAll(selector))
+        if (element.getClientRects().length > 0) count++
+      for (const element of root.querySelectorAll('*'))
+        if (element.shadowRoot) visit(element.shadowRoot)
+    }
+    visit(document)
+    return count
+  }
+  const watchList = (resolve: (at: number) => void) => {
+    const rows = options.rows
+    if (rows === null) return
+    onEachFrame(() => {
+      if (countRows(rows) < options.count) return false
+      resolve(clock())
+      return true
+    })
+  }
+  let rendered: number | undefined
+  const usableButton = () => {
+    const button = document.querySelector<HTMLButtonElement>(options.button)
+    if (!button || button.disabled || button.getClientRects().length === 0) return undefined
+    rendered ??= performance.now()
+    if (options.needsWallet && !(window as unknown as { Wallet?: unknown }).Wallet) return undefined
+    return button
+  }
+  const clicked = new Promise<Marks>((resolve) => {
+    if (!isTop) return
+    const click = (usable: number) => {
+      const button = usableButton()
+      if (!button) return false
+      const clickedAt = clock()
+      button.click()
+      resolve({
+        rendered: rendered ?? usable,
+        usable,
+        clickedAt,
+        navigationStart: performance.timeOrigin,
+      })
+      return true
+    }
+    onEachFrame(() => {
+      if (!usableButton()) return false
+      const usable = performance.now()
+      if (options.clickAfterLoad === null) return click(usable)
+      const later = () =>
+        setTimeout(() => onEachFrame(() => click(usable)), options.clickAfterLoad ?? 0)
+      if (document.readyState === 'complete') later()
+      else addEventListener('load', later, { once: true })
+      return true
+    })
+  })
+  const listed = new Promise<number>((resolve) => {
+    const inListFrame = options.frameOrigin ? location.href.startsWith(options.frameOrigin) : isTop
+    // In the page, from the click on; in a frame of its own, from its start.
+    if (inListFrame && !isTop) watchList(resolve)
+    if (inListFrame && isTop) void clicked.then(() => watchList(resolve))
+  })
+  Object.assign(window, { __bench: { clicked, listed } })
+}
+
+/** Any URL but loopback's and `*.localhost`'s (data: and blob: URLs are never routed). */
+const remote = /^(?!(https?|wss?):\/\/(127\.0\.0\.1|localhost|[^/?#]*\.localhost)(:\d+)?([/?#]|$))/
+
+/** Aborts every request that would leave this machine. */
+export async function blockRemote(context: BrowserContext) {
+  await context.route(remote, (route) => route.abort())
+}
+
+/** `promise`, or a rejection with `message` after 30 s. */
+function within<T>(promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), 30_000)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** Resolves with the time (shared clock) the list's frame saw four rows painted. */
+async function listPaintedAt(page: Page, frameOrigin: string | undefined): Promise<number> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    const frame = frameOrigin
+      ? page.frames().find((candidate) => candidate.url().startsWith(frameOrigin))
+      : page.mainFrame()
+    if (frame) {
+      try {
+        return await within(
+          frame.evaluate(() => (window as unknown as Watched).__bench.listed),
+          'The wallet list never painted.',
+        )
+      } catch (error) {
+        // The frame navigated under the evaluation (about:blank → its document): ask again.
+        if (!String(error).includes('context was destroyed')) throw error
+      }
+    } else {
+      await page.waitForEvent('framenavigated', { timeout: 30_000 })
+    }
+  }
+  throw new Error('The wallet list never painted.')
+}
+
+/** The JS heap used, after a garbage collection, in the page's renderer and each cross-site frame's. */
+async function heaps(page: Page): Promise<NonNullable<Visit['heap']>> {
+  const used = async (session: CDPSession) => {
+    await session.send('HeapProfiler.collectGarbage')
+    const { usedSize } = await session.send('Runtime.getHeapUsage')
+    await session.detach()
+    return usedSize
+  }
+  const pageHeap = await used(await page.context().newCDPSession(page))
+  const frames: Record<string, number> = {}
+  for (const frame of page.frames()) {
+    const session = await frameSession(frame)
+    if (!session) continue
+    // One renderer per site: frames of one origin share one heap.
+    const origin = new URL(frame.url()).origin
+    if (origin in frames) await session.detach()
+    else frames[origin] = await used(session)
+  }
+  return { page: pageHeap, frames }
+}
+
+/** A CDP session of a cross-site frame (a renderer of its own); undefined for a frame in its parent's. */
+async function frameSession(frame: Frame): Promise<CDPSession | undefined> {
+  if (frame === frame.page().mainFrame()) return undefined
+  try {
+    return await frame.page().context().newCDPSession(frame)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Slows the CPU of the page's renderer, and of each cross-site frame's as
+ * soon as Playwright reports the frame in it (an OOPIF has a CDP session, and
+ * a throttle, of its own); a frame that moves to another site is throttled
+ * again in its new renderer.
+ */
+async function throttleEveryRenderer(page: Page, rate: number) {
+  const session = await page.context().newCDPSession(page)
+  await session.send('Emulation.setCPUThrottlingRate', { rate })
+  const throttled = new WeakMap<Frame, string>()
+  page.on('framenavigated', async (frame) => {
+    const origin = new URL(frame.url()).origin
+    if (throttled.get(frame) === origin) return
+    const frameSlow = await frameSession(frame)
+    if (!frameSlow) return
+    throttled.set(frame, origin)
+    await frameSlow.send('Emulation.setCPUThrottlingRate', { rate }).catch(() => {})
+  })
+}
