@@ -6,11 +6,20 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'vite'
+import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 const appDir = fileURLToPath(new URL('..', import.meta.url))
 const outDirs: string[] = []
+/** The module paths of every chunk built, as the bundler reported them. */
+const modules = new Set<string>()
+const recordModules: Plugin = {
+  name: 'porthole-record-modules',
+  writeBundle(_options, bundle) {
+    for (const output of Object.values(bundle))
+      if (output.type === 'chunk') for (const id of output.moduleIds) modules.add(id)
+  },
+}
 
 async function buildFrame(env: Record<string, string> = {}): Promise<Map<string, string>> {
   const outDir = await mkdtemp(path.join(tmpdir(), 'secure-frame-build-'))
@@ -22,6 +31,7 @@ async function buildFrame(env: Record<string, string> = {}): Promise<Map<string,
       configFile: path.join(appDir, 'vite.config.ts'),
       mode: 'production',
       logLevel: 'silent',
+      plugins: [recordModules],
       build: { outDir, emptyOutDir: true },
     })
   } finally {
@@ -102,6 +112,12 @@ describe('inv-14 build', () => {
     const zod = scripts().filter((bundle) => bundle.includes('jitless'))
     expect(zod).toHaveLength(1)
     expect(zod[0]).toMatch(/jitless:(!0|true)/)
+  })
+
+  test('zod ships as zod/mini only: no module of classic zod', () => {
+    const zodModules = [...modules].filter((id) => id.includes('/zod/'))
+    expect(zodModules.some((id) => id.includes('/zod/v4/mini/'))).toBe(true)
+    expect(zodModules.filter((id) => !/\/zod\/v4\/(mini|core|locales)\//.test(id))).toEqual([])
   })
 })
 

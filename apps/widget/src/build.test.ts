@@ -133,6 +133,16 @@ function sourcesOf(file: string): string[] {
   return sources
 }
 
+describe('zod', () => {
+  // Classic zod's methods keep every schema type and its JSON Schema support in
+  // the bundle; the widget parses with `zod/mini` (packages/protocol's zod.ts).
+  test('ships as zod/mini only: no module of classic zod in any chunk', () => {
+    const zodModules = [...modulesOf.values()].flat().filter((id) => id.includes('/zod/'))
+    expect(zodModules.some((id) => id.includes('/zod/v4/mini/'))).toBe(true)
+    expect(zodModules.filter((id) => !/\/zod\/v4\/(mini|core|locales)\//.test(id))).toEqual([])
+  })
+})
+
 describe('the start-up bundle', () => {
   test('has an entry with the widget in it', async () => {
     const chunks = startupChunks()

@@ -10,14 +10,18 @@ import { z } from './zod.js'
 export const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
 export const ProjectId = z
   .string()
-  .regex(
-    projectIdPattern,
-    'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit',
+  .check(
+    z.regex(
+      projectIdPattern,
+      'must be 1-64 letters, digits, "-" or "_", starting with a letter or digit',
+    ),
   )
 export type ProjectId = z.infer<typeof ProjectId>
 
 /** A wallet id or image id of the registry: 64 lowercase hex digits. */
-export const WalletId = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits')
+export const WalletId = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'))
 
 /** Social logins (SPEC 5) plus Farcaster, which SPEC 9 lists among the default socials. */
 export const socialProviders = [
@@ -35,7 +39,7 @@ export type SocialProvider = z.infer<typeof SocialProvider>
 /** A project's features, as `GET /appkit/v1/config` serves them. */
 export const Features = z.strictObject({
   email: z.boolean(),
-  socials: z.array(SocialProvider).max(socialProviders.length),
+  socials: z.array(SocialProvider).check(z.maxLength(socialProviders.length)),
   onramp: z.boolean(),
   swaps: z.boolean(),
   history: z.boolean(),
@@ -52,7 +56,7 @@ export type Features = z.infer<typeof Features>
  */
 export const NetworkId = z
   .string()
-  .regex(caip2Pattern, { error: 'must be a CAIP-2 network id such as eip155:1' })
+  .check(z.regex(caip2Pattern, { error: 'must be a CAIP-2 network id such as eip155:1' }))
 export type NetworkId = z.infer<typeof NetworkId>
 
 /** At most this many networks per project. */
@@ -67,27 +71,24 @@ export const defaultNetworks = ['eip155:1'] as const
  */
 export const ProjectConfig = z.strictObject({
   features: Features,
-  networks: z.array(NetworkId).min(1).max(maxNetworks),
+  networks: z.array(NetworkId).check(z.minLength(1), z.maxLength(maxNetworks)),
 })
 export type ProjectConfig = z.infer<typeof ProjectConfig>
 
-const text = z.string().max(2048)
+const text = z.string().check(z.maxLength(2048))
 
 /** A wallet entry as `GET /getWallets` serves it; absent values are `null`. */
 export const WalletEntry = z.strictObject({
   id: WalletId,
-  name: z.string().min(1).max(200),
-  image_id: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,128}$/)
-    .nullable(),
-  rdns: text.nullable(),
-  chains: z.array(z.string().max(64)).max(200),
-  homepage: text.nullable(),
-  mobile_link: text.nullable(),
-  desktop_link: text.nullable(),
-  webapp_link: text.nullable(),
-  badge_type: z.string().max(64).nullable(),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  image_id: z.nullable(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,128}$/))),
+  rdns: z.nullable(text),
+  chains: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(200)),
+  homepage: z.nullable(text),
+  mobile_link: z.nullable(text),
+  desktop_link: z.nullable(text),
+  webapp_link: z.nullable(text),
+  badge_type: z.nullable(z.string().check(z.maxLength(64))),
 })
 export type WalletEntry = z.infer<typeof WalletEntry>
 
@@ -96,8 +97,8 @@ export const maxWalletEntries = 100
 
 export const WalletsPage = z.strictObject({
   /** Matches before paging. */
-  count: z.number().int().min(0),
-  data: z.array(WalletEntry).max(maxWalletEntries),
+  count: z.number().check(z.int(), z.minimum(0)),
+  data: z.array(WalletEntry).check(z.maxLength(maxWalletEntries)),
 })
 export type WalletsPage = z.infer<typeof WalletsPage>
 
@@ -106,14 +107,22 @@ export const maxAllowedOrigins = 100
 export const maxOriginLength = 300
 
 export const OriginsResponse = z.strictObject({
-  allowedOrigins: z.array(z.string().max(maxOriginLength)).max(maxAllowedOrigins),
+  allowedOrigins: z
+    .array(z.string().check(z.maxLength(maxOriginLength)))
+    .check(z.maxLength(maxAllowedOrigins)),
 })
 export type OriginsResponse = z.infer<typeof OriginsResponse>
 
 export const AnalyticsConfig = z.strictObject({ isAnalyticsEnabled: z.boolean() })
 
+/** The longest code and message of an `ErrorBody`. */
+export const errorBodyBounds = { code: 64, message: 2048 } as const
+
 /** Every error the API answers with (its JSON-RPC proxy aside). */
 export const ErrorBody = z.strictObject({
-  error: z.strictObject({ code: z.string().max(64), message: z.string().max(2048) }),
+  error: z.strictObject({
+    code: z.string().check(z.maxLength(errorBodyBounds.code)),
+    message: z.string().check(z.maxLength(errorBodyBounds.message)),
+  }),
 })
 export type ErrorBody = z.infer<typeof ErrorBody>

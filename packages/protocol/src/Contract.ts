@@ -1,10 +1,15 @@
-/** Contracts as zod schemas, and the channel parsers built from them. */
-import type { z } from 'zod'
+/**
+ * Contracts as zod schemas (mini or classic: both are zod's core schemas), and
+ * the channel parsers built from them.
+ */
 import type { Parsers } from './Channel.js'
+import { z } from './zod.js'
+
+type Schema = z.core.$ZodType
 
 export type ZodContract = {
-  requests: Record<string, { params: z.ZodType; result: z.ZodType }>
-  events: Record<string, z.ZodType>
+  requests: Record<string, { params: Schema; result: Schema }>
+  events: Record<string, Schema>
 }
 
 /** The channel `Spec` a zod contract describes. */
@@ -30,8 +35,8 @@ export function parsers<local extends ZodContract, remote extends ZodContract>(
   remote: remote,
 ): Parsers<Infer<local>, Infer<remote>> {
   return {
-    params: mapValues(local.requests, (spec) => (value: unknown) => spec.params.parse(value)),
-    events: mapValues(local.events, (schema) => (value: unknown) => schema.parse(value)),
-    results: mapValues(remote.requests, (spec) => (value: unknown) => spec.result.parse(value)),
+    params: mapValues(local.requests, (spec) => (value: unknown) => z.parse(spec.params, value)),
+    events: mapValues(local.events, (schema) => (value: unknown) => z.parse(schema, value)),
+    results: mapValues(remote.requests, (spec) => (value: unknown) => z.parse(spec.result, value)),
   } as Parsers<Infer<local>, Infer<remote>>
 }

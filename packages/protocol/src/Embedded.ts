@@ -16,24 +16,30 @@ import { SocialProvider } from './Api.js'
 import { z } from './zod.js'
 
 /** A login email, compared lower-case; at most 254 characters (RFC 5321). */
-export const Email = z.email().max(254)
+export const Email = z.email().check(z.maxLength(254))
 /** The API's one-time codes: 6 digits. */
-export const Code = z.string().regex(/^\d{6}$/, { error: 'must be the 6 digits of the code' })
+export const Code = z
+  .string()
+  .check(z.regex(/^\d{6}$/, { error: 'must be the 6 digits of the code' }))
 /**
  * The frame's device id: 128 random bits or more, base64url. It is a secret
  * of the frame's storage (the API keeps only its SHA-256).
  */
-export const DeviceId = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, {
-  error: 'must be 22-64 base64url characters',
-})
+export const DeviceId = z.string().check(
+  z.regex(/^[A-Za-z0-9_-]{22,64}$/, {
+    error: 'must be 22-64 base64url characters',
+  }),
+)
 /** A session token (256 random bits, base64url). */
-export const Token = z.string().regex(/^[A-Za-z0-9_-]{43}$/)
+export const Token = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/))
 /** One Shamir share, base64 (a share of 16-64 bytes of entropy plus its index byte). */
-export const Share = z.string().regex(/^[A-Za-z0-9+/]{20,120}={0,2}$/, {
-  error: 'must be a base64 share',
-})
-export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
-export const SolanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+export const Share = z.string().check(
+  z.regex(/^[A-Za-z0-9+/]{20,120}={0,2}$/, {
+    error: 'must be a base64 share',
+  }),
+)
+export const EvmAddress = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
+export const SolanaAddress = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
 export const Addresses = z.strictObject({ eip155: EvmAddress, solana: SolanaAddress })
 export type Addresses = z.infer<typeof Addresses>
 
@@ -47,20 +53,20 @@ export const LoginAction = z.enum(['VERIFY_OTP', 'VERIFY_DEVICE'])
  * bound to the project, the email and the request.
  */
 export const ProofOfWorkChallenge = z.strictObject({
-  challenge: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
-  difficulty: z.number().int().min(1).max(32),
+  challenge: z.string().check(z.regex(/^[A-Za-z0-9_-]{22,64}$/)),
+  difficulty: z.number().check(z.int(), z.minimum(1), z.maximum(32)),
 })
 /** The solved challenge a mail request carries: `nonce` is a decimal number. */
 export const ProofOfWork = z.strictObject({
   challenge: ProofOfWorkChallenge.shape.challenge,
-  nonce: z.string().regex(/^\d{1,16}$/, { error: 'must be a decimal nonce' }),
+  nonce: z.string().check(z.regex(/^\d{1,16}$/, { error: 'must be a decimal nonce' })),
 })
 export type ProofOfWork = z.infer<typeof ProofOfWork>
 /** The 428 answer of a mail request that must carry a proof of work. */
 export const ProofOfWorkRequired = z.strictObject({
   error: z.strictObject({
     code: z.literal('proof_of_work_required'),
-    message: z.string().max(2048),
+    message: z.string().check(z.maxLength(2048)),
   }),
   proofOfWork: ProofOfWorkChallenge,
 })
@@ -74,7 +80,7 @@ export const ProofOfWorkRequired = z.strictObject({
 export const EmailLoginRequest = z.strictObject({
   email: Email,
   deviceId: DeviceId,
-  proofOfWork: ProofOfWork.optional(),
+  proofOfWork: z.optional(ProofOfWork),
 })
 export const EmailLoginResponse = z.strictObject({ action: LoginAction })
 
@@ -84,10 +90,10 @@ export const DeviceStatusResponse = z.strictObject({ verified: z.boolean() })
 
 /** The user as the API knows them: `addresses` once a wallet exists. */
 export const User = z.strictObject({
-  id: z.string().min(1).max(64),
-  email: Email.optional(),
-  userName: z.string().max(128).optional(),
-  addresses: Addresses.optional(),
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  email: z.optional(Email),
+  userName: z.optional(z.string().check(z.maxLength(128))),
+  addresses: z.optional(Addresses),
 })
 export type User = z.infer<typeof User>
 
@@ -123,7 +129,7 @@ export const SessionResponse = z.strictObject({ user: User })
  */
 export const SharesResponse = z.strictObject({
   authShare: Share,
-  recoveryShare: Share.optional(),
+  recoveryShare: z.optional(Share),
   addresses: Addresses,
 })
 export type SharesResponse = z.infer<typeof SharesResponse>
@@ -141,7 +147,7 @@ export const PutSharesRequest = z.strictObject({
 /** `POST /auth/v1/email/update`: the first code goes to the current address (or, with none, to the new one). */
 export const UpdateEmailRequest = z.strictObject({
   email: Email,
-  proofOfWork: ProofOfWork.optional(),
+  proofOfWork: z.optional(ProofOfWork),
 })
 export const UpdateEmailResponse = z.strictObject({
   action: z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']),
@@ -151,16 +157,20 @@ export const UpdateEmailOtpRequest = z.strictObject({ otp: Code })
 export const UpdateEmailSecondaryResponse = z.strictObject({ newEmail: Email })
 
 /** The OAuth state the frame makes for a social login: 128+ random bits, base64url. */
-export const State = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/)
+export const State = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,64}$/))
 
 /** `POST /auth/v1/social/start`: the provider's authorization URL for a popup. */
 export const SocialStartRequest = z.strictObject({
-  provider: SocialProvider.exclude(['farcaster']),
+  provider: z.enum(
+    SocialProvider.options.filter(
+      (provider): provider is Exclude<SocialProvider, 'farcaster'> => provider !== 'farcaster',
+    ),
+  ),
   deviceId: DeviceId,
   state: State,
 })
 export const SocialStartResponse = z.strictObject({
-  uri: z.url({ protocol: /^https?$/ }).max(4096),
+  uri: z.url({ protocol: /^https?$/ }).check(z.maxLength(4096)),
 })
 
 /**
@@ -169,9 +179,11 @@ export const SocialStartResponse = z.strictObject({
  * API at the callback and delivered only in the `done` URL, which the done
  * page posts to its opener (`SocialDoneMessage`).
  */
-export const Claim = z.string().regex(/^[A-Za-z0-9_-]{43}$/, {
-  error: 'must be the 43 base64url characters of the claim',
-})
+export const Claim = z.string().check(
+  z.regex(/^[A-Za-z0-9_-]{43}$/, {
+    error: 'must be the 43 base64url characters of the claim',
+  }),
+)
 
 /** The API path the callback redirects the popup to: `?state=<state>&claim=<claim>`. */
 export const socialDonePath = '/auth/v1/social/done'
@@ -185,7 +197,7 @@ export const socialDonePath = '/auth/v1/social/done'
 export const socialDoneMessageType = 'porthole:social-done'
 export const SocialDoneMessage = z.strictObject({
   type: z.literal(socialDoneMessageType),
-  uri: z.url({ protocol: /^https?$/ }).max(4096),
+  uri: z.url({ protocol: /^https?$/ }).check(z.maxLength(4096)),
 })
 export type SocialDoneMessage = z.infer<typeof SocialDoneMessage>
 
@@ -210,7 +222,7 @@ export const SocialPending = z.strictObject({ status: z.literal('pending') })
  */
 export const FarcasterStartRequest = z.strictObject({ deviceId: DeviceId, state: State })
 export const FarcasterStartResponse = z.strictObject({
-  uri: z.url({ protocol: /^https$/ }).max(4096),
+  uri: z.url({ protocol: /^https$/ }).check(z.maxLength(4096)),
 })
 
 /**

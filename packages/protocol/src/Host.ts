@@ -29,24 +29,21 @@ import { z } from './zod.js'
 
 export { channel, initialState, standardFeatures }
 
-const caip2 = z.string().regex(caip2Pattern)
-const caip10 = z.string().regex(caip10Pattern)
-const short = z.string().max(shortLength)
-const long = z.string().max(longLength)
+const caip2 = z.string().check(z.regex(caip2Pattern))
+const caip10 = z.string().check(z.regex(caip10Pattern))
+const short = z.string().check(z.maxLength(shortLength))
+const long = z.string().check(z.maxLength(longLength))
 /** A wallet's icon: a data URI (EIP-6963 and the Wallet Standard require one), or empty. */
 const icon = z.union([
   z.literal(''),
-  z
-    .string()
-    .max(maxIconLength)
-    .regex(/^data:image\//),
+  z.string().check(z.maxLength(maxIconLength), z.regex(/^data:image\//)),
 ])
 
 export const Session = z.strictObject({
   data: z.record(z.string(), z.unknown()),
   message: long,
   signature: long,
-  cacao: z.unknown().optional(),
+  cacao: z.optional(z.unknown()),
 })
 export type Session = z.infer<typeof Session>
 
@@ -54,23 +51,23 @@ export const State = z.strictObject({
   open: z.boolean(),
   view: z.custom<View>((value) => typeof value === 'string' && viewPattern.test(value)),
   status: z.enum(connectionStatuses),
-  caipAddress: caip10.nullable(),
-  address: short.nullable(),
-  chainId: caip2.nullable(),
-  connector: short.nullable(),
-  session: Session.nullable(),
+  caipAddress: z.nullable(caip10),
+  address: z.nullable(short),
+  chainId: z.nullable(caip2),
+  connector: z.nullable(short),
+  session: z.nullable(Session),
 })
 export type State = z.infer<typeof State>
 
 export const ProviderEvent = z.strictObject({
   event: z.enum(providerEvents),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 })
 export type ProviderEvent = z.infer<typeof ProviderEvent>
 
 export const ProviderRequest = z.strictObject({
-  method: z.string().min(1).max(128),
-  params: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
+  method: z.string().check(z.minLength(1), z.maxLength(128)),
+  params: z.optional(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])),
 })
 export type ProviderRequest = z.infer<typeof ProviderRequest>
 
@@ -90,7 +87,7 @@ export type HostWallet = z.infer<typeof HostWallet>
 /** A request the widget makes of a host wallet, by its EIP-6963 uuid. */
 export const HostWalletRequest = z.strictObject({
   uuid: short,
-  method: z.string().min(1).max(shortLength),
+  method: z.string().check(z.minLength(1), z.maxLength(shortLength)),
   params: ProviderRequest.shape.params,
 })
 export type HostWalletRequest = z.infer<typeof HostWalletRequest>
@@ -99,7 +96,7 @@ export type HostWalletRequest = z.infer<typeof HostWalletRequest>
 export const HostWalletEvent = z.strictObject({
   uuid: short,
   event: z.enum(providerEvents),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 })
 export type HostWalletEvent = z.infer<typeof HostWalletEvent>
 
@@ -113,9 +110,13 @@ export const StandardWallet = z.strictObject({
   id: short,
   name: short,
   icon,
-  chains: z.array(z.string().regex(standardChainPattern)).max(maxStandardChains),
-  features: z.array(z.enum(standardFeatures)).max(standardFeatures.length),
-  accounts: z.array(z.string().regex(solanaAddressPattern)).max(maxStandardAccounts),
+  chains: z
+    .array(z.string().check(z.regex(standardChainPattern)))
+    .check(z.maxLength(maxStandardChains)),
+  features: z.array(z.enum(standardFeatures)).check(z.maxLength(standardFeatures.length)),
+  accounts: z
+    .array(z.string().check(z.regex(solanaAddressPattern)))
+    .check(z.maxLength(maxStandardAccounts)),
 })
 export type StandardWallet = z.infer<typeof StandardWallet>
 
@@ -133,8 +134,8 @@ export type StandardWalletRequest = z.infer<typeof StandardWalletRequest>
 /** Alerts the widget raises; the loader tells the site's developer (console) about them. */
 export { alertCodes }
 export const Alert = z.strictObject({
-  code: z.string().regex(alertCodePattern),
-  message: z.string().max(shortLength * 4),
+  code: z.string().check(z.regex(alertCodePattern)),
+  message: z.string().check(z.maxLength(shortLength * 4)),
 })
 export type Alert = z.infer<typeof Alert>
 export type AlertCode = (typeof alertCodes)[number]
@@ -144,7 +145,7 @@ const none = z.undefined()
 /** What the widget answers, and the events it receives from the host. */
 export const widget = {
   requests: {
-    open: { params: z.strictObject({ view: z.enum(views).optional() }).optional(), result: none },
+    open: { params: z.optional(z.strictObject({ view: z.optional(z.enum(views)) })), result: none },
     close: { params: none, result: none },
     setTheme: { params: z.strictObject({ theme: z.enum(themes) }), result: none },
     disconnect: { params: none, result: none },
@@ -156,10 +157,14 @@ export const widget = {
   },
   events: {
     /** The host page's wallets, sent after the handshake and on every change. */
-    hostWallets: z.strictObject({ wallets: z.array(HostWallet).max(maxHostWallets) }),
+    hostWallets: z.strictObject({
+      wallets: z.array(HostWallet).check(z.maxLength(maxHostWallets)),
+    }),
     hostWalletEvent: HostWalletEvent,
     /** The host page's Solana Standard wallets, sent after the handshake and on every change. */
-    standardWallets: z.strictObject({ wallets: z.array(StandardWallet).max(maxHostWallets) }),
+    standardWallets: z.strictObject({
+      wallets: z.array(StandardWallet).check(z.maxLength(maxHostWallets)),
+    }),
   },
 } as const
 

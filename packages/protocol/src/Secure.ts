@@ -23,55 +23,57 @@ export const channel = 'porthole:widget-secure'
 const none = z.undefined()
 
 /** SPEC 5: a valid email address; at most 254 characters (RFC 5321). */
-export const Email = z.email().max(254)
+export const Email = z.email().check(z.maxLength(254))
 /** SPEC 5: the OTP is a string; the API's are 6 digits. */
-export const Otp = z.string().min(1).max(16)
+export const Otp = z.string().check(z.minLength(1), z.maxLength(16))
 /** SPEC 5: the connect actions an email login answers with. */
 export const ConnectAction = z.enum(['VERIFY_DEVICE', 'VERIFY_OTP', 'CONNECT'])
 /** SPEC 5: the actions of an email update. */
 export const UpdateEmailAction = z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP'])
 /** SPEC 3: the account types. */
 export const AccountType = z.enum(['eoa', 'smartAccount'])
-const ChainId = z.string().regex(caip2Pattern)
-const Address = z.string().min(1).max(128)
-const Url = z.url({ protocol: /^https?$/ }).max(2048)
+const ChainId = z.string().check(z.regex(caip2Pattern))
+const Address = z.string().check(z.minLength(1), z.maxLength(128))
+const Url = z.url({ protocol: /^https?$/ }).check(z.maxLength(2048))
 
 /** SPEC 3: the embedded wallet's user. */
 export const User = z.strictObject({
-  email: Email.optional(),
+  email: z.optional(Email),
   address: Address,
   chainId: ChainId,
-  accounts: z
-    .array(z.strictObject({ address: Address, type: AccountType }))
-    .max(16)
-    .optional(),
-  userName: z.string().max(128).optional(),
-  preferredAccountType: AccountType.optional(),
-  smartAccountDeployed: z.boolean().optional(),
+  accounts: z.optional(
+    z.array(z.strictObject({ address: Address, type: AccountType })).check(z.maxLength(16)),
+  ),
+  userName: z.optional(z.string().check(z.maxLength(128))),
+  preferredAccountType: z.optional(AccountType),
+  smartAccountDeployed: z.optional(z.boolean()),
 })
 export type User = z.infer<typeof User>
 
 /** An RPC request for the embedded wallet (its method is checked against the safe and needs-approval lists). */
 export const RpcRequest = z.strictObject({
-  method: z.string().min(1).max(128),
-  params: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
-  chainId: ChainId.optional(),
+  method: z.string().check(z.minLength(1), z.maxLength(128)),
+  params: z.optional(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])),
+  chainId: z.optional(ChainId),
   /**
    * The host's origin as the widget's handshake got it from the browser
    * (`event.origin`). The frame shows it on an approval only where the
    * browser gives none itself (`location.ancestorOrigins`, absent in Firefox).
    */
-  origin: z
-    .string()
-    .max(2048)
-    .refine((value) => Origin.parse(value) !== undefined, { error: 'must be an http(s) origin' })
-    .optional(),
+  origin: z.optional(
+    z.string().check(
+      z.maxLength(2048),
+      z.refine((value) => Origin.parse(value) !== undefined, {
+        error: 'must be an http(s) origin',
+      }),
+    ),
+  ),
   /**
    * The widget's name for a request that needs approval (`crypto.randomUUID()`):
    * the frame's `approved` event carries it back, so the widget knows exactly
    * which request the visitor approved, whatever order the frame shows them in.
    */
-  approvalId: z.uuid().optional(),
+  approvalId: z.optional(z.uuid()),
 })
 export type RpcRequest = z.infer<typeof RpcRequest>
 
@@ -80,23 +82,23 @@ export const Approved = z.strictObject({ approvalId: z.uuid() })
 
 /** The site's metadata and the widget's version, which the frame shows and sends to the API. */
 export const DappData = z.strictObject({
-  projectId: z.string().min(1).max(64),
-  sdkVersion: z.string().min(1).max(32),
-  metadata: z
-    .strictObject({
-      name: z.string().max(128),
-      description: z.string().max(512),
+  projectId: z.string().check(z.minLength(1), z.maxLength(64)),
+  sdkVersion: z.string().check(z.minLength(1), z.maxLength(32)),
+  metadata: z.optional(
+    z.strictObject({
+      name: z.string().check(z.maxLength(128)),
+      description: z.string().check(z.maxLength(512)),
       url: Url,
-      icons: z.array(Url).max(4),
-    })
-    .optional(),
+      icons: z.array(Url).check(z.maxLength(4)),
+    }),
+  ),
 })
 export type DappData = z.infer<typeof DappData>
 
 export const secure = {
   requests: {
     syncTheme: { params: z.strictObject({ theme: z.enum(['light', 'dark']) }), result: none },
-    ping: { params: none, result: z.strictObject({ version: z.string().max(32) }) },
+    ping: { params: none, result: z.strictObject({ version: z.string().check(z.maxLength(32)) }) },
     connectEmail: {
       params: z.strictObject({ email: Email }),
       result: z.strictObject({ action: ConnectAction }),
@@ -120,7 +122,7 @@ export const secure = {
       result: z.strictObject({ uri: Url }),
     },
     connectFarcaster: { params: none, result: z.strictObject({ url: Url }) },
-    getUser: { params: z.strictObject({ chainId: ChainId.optional() }), result: User },
+    getUser: { params: z.strictObject({ chainId: z.optional(ChainId) }), result: User },
     signOut: { params: none, result: none },
     isConnected: { params: none, result: z.strictObject({ isConnected: z.boolean() }) },
     getChainId: { params: none, result: z.strictObject({ chainId: ChainId }) },
@@ -145,7 +147,9 @@ export const secure = {
     },
     getSmartAccountEnabledNetworks: {
       params: none,
-      result: z.strictObject({ smartAccountEnabledNetworks: z.array(ChainId).max(64) }),
+      result: z.strictObject({
+        smartAccountEnabledNetworks: z.array(ChainId).check(z.maxLength(64)),
+      }),
     },
     switchNetwork: {
       params: z.strictObject({ chainId: ChainId }),

@@ -46,7 +46,9 @@ export const accountNames = { eip155: 'Ethereum', solana: 'Solana' } as const
 export type Namespace = keyof typeof accountNames
 
 /** The API's nonces: at least 16 letters and digits (96 random bits or more). */
-export const Nonce = z.string().regex(/^[A-Za-z0-9]{16,64}$/, 'must be 16-64 letters or digits')
+export const Nonce = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9]{16,64}$/, 'must be 16-64 letters or digits'))
 
 /** `POST /siwx/nonce`: a single-use nonce and when it stops being accepted. */
 export const SiwxNonce = z.strictObject({ nonce: Nonce, expiresAt: z.iso.datetime() })
@@ -55,13 +57,18 @@ export type SiwxNonce = z.infer<typeof SiwxNonce>
 /** A signature: 0x-prefixed hex (EVM) or base58 (Solana). */
 export const Signature = z
   .string()
-  .min(1)
-  .max(maxSignatureLength)
-  .regex(/^(?:0x(?:[0-9a-fA-F]{2})+|[1-9A-HJ-NP-Za-km-z]+)$/, 'must be 0x-prefixed hex or base58')
+  .check(
+    z.minLength(1),
+    z.maxLength(maxSignatureLength),
+    z.regex(
+      /^(?:0x(?:[0-9a-fA-F]{2})+|[1-9A-HJ-NP-Za-km-z]+)$/,
+      'must be 0x-prefixed hex or base58',
+    ),
+  )
 
 /** The body of `POST /siwx/sessions`: the signed message and its signature. */
 export const SiwxSessionRequest = z.strictObject({
-  message: z.string().min(1).max(maxMessageLength),
+  message: z.string().check(z.minLength(1), z.maxLength(maxMessageLength)),
   signature: Signature,
 })
 export type SiwxSessionRequest = z.infer<typeof SiwxSessionRequest>
@@ -69,15 +76,15 @@ export type SiwxSessionRequest = z.infer<typeof SiwxSessionRequest>
 /** A session token: 32 random bytes, base64url. */
 export const SessionToken = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a session token (43 base64url characters)')
+  .check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a session token (43 base64url characters)'))
 
-const ChainId = z
-  .string()
-  .regex(caip2Pattern, 'must be a CAIP-2 chain id such as eip155:1')
-  .refine(
+const ChainId = z.string().check(
+  z.regex(caip2Pattern, 'must be a CAIP-2 chain id such as eip155:1'),
+  z.refine(
     (chainId) => Object.hasOwn(accountNames, chainId.split(':')[0] ?? ''),
     'must be an eip155 or solana chain id',
-  )
+  ),
+)
 
 /**
  * What a host's backend learns about a session (`GET /siwx/sessions/check`):
@@ -85,15 +92,15 @@ const ChainId = z
  */
 export const SiwxSessionCheck = z.strictObject({
   /** The account, as in the message (EVM: EIP-55 checksummed; Solana: base58). */
-  address: z.string().min(1).max(128),
+  address: z.string().check(z.minLength(1), z.maxLength(128)),
   /** CAIP-2 network id, e.g. `eip155:1`. */
   chainId: ChainId,
   /** The message's domain (`host[:port]`): the host the session belongs to. */
-  domain: z.string().min(1).max(256),
-  uri: z.string().min(1).max(2048),
+  domain: z.string().check(z.minLength(1), z.maxLength(256)),
+  uri: z.string().check(z.minLength(1), z.maxLength(2048)),
   issuedAt: z.iso.datetime(),
   /** The message's own expiration time, if it had one. */
-  expirationTime: z.iso.datetime().nullable(),
+  expirationTime: z.nullable(z.iso.datetime()),
   /** When the API stops accepting the session: the expiration time, or sooner. */
   expiresAt: z.iso.datetime(),
 })
@@ -120,48 +127,57 @@ export class InvalidSiwxMessageError extends BaseError {
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/
 const Uri = z
   .string()
-  .max(2048)
-  .regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]+$/, 'must be a URI')
+  .check(z.maxLength(2048), z.regex(/^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]+$/, 'must be a URI'))
 const Time = z.date()
 
 /** The fields of a sign-in message. */
 const messageShape = {
   /** The scheme of the requesting origin; absent means https. */
-  scheme: z
-    .string()
-    .regex(/^[a-zA-Z][a-zA-Z0-9+.-]{0,31}$/, 'must be a URI scheme')
-    .optional(),
+  scheme: z.optional(
+    z.string().check(z.regex(/^[a-zA-Z][a-zA-Z0-9+.-]{0,31}$/, 'must be a URI scheme')),
+  ),
   /** The requesting authority, `host[:port]` (no user info). */
   domain: z
     .string()
-    .max(256)
-    .regex(
-      /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?$/,
-      'must be a host name with an optional port',
+    .check(
+      z.maxLength(256),
+      z.regex(
+        /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?$/,
+        'must be a host name with an optional port',
+      ),
     ),
-  address: z.string().min(1).max(128),
+  address: z.string().check(z.minLength(1), z.maxLength(128)),
   /** One line of printable ASCII. */
-  statement: z
-    .string()
-    .regex(/^[\x20-\x7e]{1,1024}$/, 'must be one line of printable ASCII (at most 1024)')
-    .optional(),
+  statement: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[\x20-\x7e]{1,1024}$/, 'must be one line of printable ASCII (at most 1024)'),
+      ),
+  ),
   uri: Uri,
   version: z.literal('1'),
   /** CAIP-2 network id: `eip155:<decimal>` or `solana:<reference>`. */
   chainId: ChainId,
   /** At least 8 letters or digits (EIP-4361); the API's are 16 or more. */
-  nonce: z.string().regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8-128 letters or digits'),
+  nonce: z.string().check(z.regex(/^[A-Za-z0-9]{8,128}$/, 'must be 8-128 letters or digits')),
   issuedAt: Time,
-  expirationTime: Time.optional(),
-  notBefore: Time.optional(),
-  requestId: z
-    .string()
-    .regex(/^[A-Za-z0-9\-._~%!$&'()*+,;=:@]{1,256}$/, 'must be 1-256 URI path characters')
-    .optional(),
-  resources: z.array(Uri).max(maxResources).optional(),
+  expirationTime: z.optional(Time),
+  notBefore: z.optional(Time),
+  requestId: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9\-._~%!$&'()*+,;=:@]{1,256}$/, 'must be 1-256 URI path characters'),
+      ),
+  ),
+  resources: z.optional(z.array(Uri).check(z.maxLength(maxResources))),
 }
 
-function checkMessage(message: { chainId: string; address: string }, context: z.RefinementCtx) {
+function checkMessage(
+  message: { chainId: string; address: string },
+  context: z.core.$RefinementCtx,
+) {
   const [namespace, reference = ''] = message.chainId.split(':')
   if (namespace === 'eip155') {
     if (!/^[1-9][0-9]{0,15}$/.test(reference) || !Number.isSafeInteger(Number(reference)))
@@ -186,17 +202,17 @@ function checkMessage(message: { chainId: string; address: string }, context: z.
 }
 
 /** The fields of a sign-in message, as `parse` reads them. */
-export const SiwxMessage = z.strictObject(messageShape).superRefine(checkMessage)
+export const SiwxMessage = z.strictObject(messageShape).check(z.superRefine(checkMessage))
 export type SiwxMessage = z.infer<typeof SiwxMessage>
 
 /** What `create` takes: `version` is `'1'` and `issuedAt` now unless given. */
 export const CreateParameters = z
   .strictObject({
     ...messageShape,
-    version: messageShape.version.default('1'),
-    issuedAt: Time.default(() => new Date()),
+    version: z._default(messageShape.version, '1'),
+    issuedAt: z._default(Time, () => new Date()),
   })
-  .superRefine(checkMessage)
+  .check(z.superRefine(checkMessage))
 export type CreateParameters = z.input<typeof CreateParameters>
 
 /** The namespace of a CAIP-2 chain id, when it is one a message can be written for. */
@@ -380,7 +396,7 @@ function withoutUndefined<T extends Record<string, unknown>>(record: T): Partial
   ) as Partial<T>
 }
 
-function describe(error: z.ZodError): string {
+function describe(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.map(String).join('.') || 'message'}: ${issue.message}`)

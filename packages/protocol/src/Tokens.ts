@@ -6,19 +6,19 @@
 import { z } from './zod.js'
 
 /** An ERC-20 contract address: `0x` and 40 hex characters. */
-export const EvmTokenAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+export const EvmTokenAddress = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
 /** An SPL token's mint: a Solana address, 32 to 44 base58 characters (SPEC section 5). */
-export const SplMintAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+export const SplMintAddress = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
 
 export const Token = z.strictObject({
   address: z.union([EvmTokenAddress, SplMintAddress]),
-  name: z.string().min(1).max(64),
-  symbol: z.string().min(1).max(16),
-  decimals: z.number().int().min(0).max(36),
+  name: z.string().check(z.minLength(1), z.maxLength(64)),
+  symbol: z.string().check(z.minLength(1), z.maxLength(16)),
+  decimals: z.number().check(z.int(), z.minimum(0), z.maximum(36)),
 })
 export type Token = z.infer<typeof Token>
 
-export const TokenList = z.strictObject({ tokens: z.array(Token).max(100) })
+export const TokenList = z.strictObject({ tokens: z.array(Token).check(z.maxLength(100)) })
 export type TokenList = z.infer<typeof TokenList>
 
 /**

@@ -3,14 +3,16 @@
 import { maxErrorMessageLength, namePattern, uuidPattern, version } from './Wire.js'
 import { z } from './zod.js'
 
-const id = z.string().regex(uuidPattern)
-const name = z.string().regex(namePattern)
+const id = z.string().check(z.regex(uuidPattern))
+const name = z.string().check(z.regex(namePattern))
 const porthole = z.literal(version)
 
 export const ErrorShape = z.strictObject({
-  code: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-  message: z.string().max(maxErrorMessageLength),
-  data: z.unknown().optional(),
+  code: z
+    .number()
+    .check(z.int(), z.minimum(Number.MIN_SAFE_INTEGER), z.maximum(Number.MAX_SAFE_INTEGER)),
+  message: z.string().check(z.maxLength(maxErrorMessageLength)),
+  data: z.optional(z.unknown()),
 })
 
 export const Request = z.strictObject({
@@ -18,7 +20,7 @@ export const Request = z.strictObject({
   kind: z.literal('req'),
   id,
   method: name,
-  params: z.unknown().optional(),
+  params: z.optional(z.unknown()),
 })
 export const Response = z.union([
   z.strictObject({
@@ -26,7 +28,7 @@ export const Response = z.union([
     kind: z.literal('res'),
     id,
     ok: z.literal(true),
-    result: z.unknown().optional(),
+    result: z.optional(z.unknown()),
   }),
   z.strictObject({ porthole, kind: z.literal('res'), id, ok: z.literal(false), error: ErrorShape }),
 ])
@@ -34,7 +36,7 @@ export const Event = z.strictObject({
   porthole,
   kind: z.literal('evt'),
   name,
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 })
 export const Cancel = z.strictObject({ porthole, kind: z.literal('cancel'), id })
 export const Message = z.union([Request, Response, Event, Cancel])

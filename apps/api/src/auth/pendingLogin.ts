@@ -144,7 +144,7 @@ export async function readPendingLogin<S extends z.ZodObject>(
  */
 export async function readCollection<
   S extends z.ZodObject,
-  B extends z.ZodType<{ state: string; deviceId: string }>,
+  B extends z.core.$ZodType<{ state: string; deviceId: string }>,
 >(
   c: Context,
   db: Db,

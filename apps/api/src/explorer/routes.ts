@@ -14,7 +14,7 @@ export const defaultEntries = 40
 export const maxEntries = maxWalletEntries
 export const maxSearchLength = 100
 
-const commaList = (item: z.ZodString, maxItems: number, maxLength: number) =>
+const commaList = (item: z.core.$ZodType<string, string>, maxItems: number, maxLength: number) =>
   z
     .string()
     .max(maxLength)

@@ -139,7 +139,7 @@ const ProviderUrl = z
   )
 
 /** The social providers the API can sign in with (every social but Farcaster, which is no OAuth). */
-export const OAuthProvider = SocialProvider.exclude(['farcaster'])
+export const OAuthProvider = z.enum(SocialProvider.options).exclude(['farcaster'])
 export type OAuthProvider = z.infer<typeof OAuthProvider>
 
 /**
@@ -485,7 +485,7 @@ export const variables = {
       '`production`: refuse to start with any development setting (see [Production](#production-porthole_envproduction)); the one switch for it',
   },
   DEV_PROJECT_ID: {
-    schema: ProjectId.default(defaults.devProjectId),
+    schema: z._default(ProjectId, defaults.devProjectId),
     meaning: 'id of the seeded dev project',
   },
   /** Unset: true in development, false under PORTHOLE_ENV=production (see configFromEnv). */

@@ -1,13 +1,11 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
-import { ErrorBody, ProjectId } from '@porthole/protocol/Api'
+import { type ErrorBody, errorBodyBounds, ProjectId } from '@porthole/protocol/Api'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { clientAddress, limitKeyOf, prefixKeyOf, type TrustedProxies } from './clientIp.js'
 import { HttpError } from './errors.js'
 import { ClientId, SdkLabel } from './schemas.js'
-
-const { code: codeSchema, message: messageSchema } = ErrorBody.shape.error.shape
 
 /**
  * The error body of every endpoint except the JSON-RPC proxy (`Api.ErrorBody`).
@@ -17,15 +15,15 @@ const { code: codeSchema, message: messageSchema } = ErrorBody.shape.error.shape
 export function errorBody(code: string, message: string): ErrorBody {
   return {
     error: {
-      code: code.slice(0, codeSchema.maxLength ?? undefined),
-      message: message.slice(0, messageSchema.maxLength ?? undefined),
+      code: code.slice(0, errorBodyBounds.code),
+      message: message.slice(0, errorBodyBounds.message),
     },
   }
 }
 
 /** An optional query parameter; given empty (`?clientId=`), it counts as absent. */
-export function optionalParam<S extends z.ZodType>(schema: S) {
-  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+export function optionalParam<S extends z.core.$ZodType>(schema: S) {
+  return z.preprocess((value) => (value === '' ? undefined : value), z.optional(schema))
 }
 
 /**
@@ -59,12 +57,12 @@ export function readQuery(c: Context): Record<string, string> {
 }
 
 /** Parses `input` with a strict schema, or throws a 400 naming each problem. */
-export function parseInput<S extends z.ZodType>(
+export function parseInput<S extends z.core.$ZodType>(
   schema: S,
   input: unknown,
   where: 'query' | 'body' | 'path',
 ): z.infer<S> {
-  const parsed = schema.safeParse(input)
+  const parsed = z.safeParse(schema, input)
   if (parsed.success) return parsed.data
   throw new HttpError(400, `invalid_${where}`, `Invalid ${where}: ${describeIssues(parsed.error)}`)
 }

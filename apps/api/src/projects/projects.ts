@@ -73,7 +73,7 @@ export const CreateProjectInput = z.strictObject({
   id: ProjectId,
   name: z.string().trim().min(1, 'must not be empty').max(200),
   allowedOrigins: z.array(z.string()).default([]),
-  features: Features.optional(),
+  features: z.optional(Features),
   /** Checked by `parseNetworks`; absent: `Api.defaultNetworks`. */
   networks: z.array(z.string()).optional(),
 })
@@ -229,7 +229,7 @@ function describe(error: z.ZodError): string {
  * Checks the `projectId` query parameter of a call: missing or malformed
  * gives 400, unknown gives 403. Then parses the whole query with `schema`.
  */
-export async function readProjectQuery<S extends z.ZodType>(
+export async function readProjectQuery<S extends z.core.$ZodType>(
   c: Context,
   db: Db,
   schema: S,

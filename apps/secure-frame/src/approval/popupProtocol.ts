@@ -13,8 +13,8 @@ export const messageType = 'porthole:approval-popup'
 /** The popup page, relative to the secure origin. */
 export const popupPath = '/approve.html'
 
-const Nonce = z.string().regex(/^[0-9a-f]{32}$/)
-const Hash = z.string().regex(/^[0-9a-f]{64}$/)
+const Nonce = z.string().check(z.regex(/^[0-9a-f]{32}$/))
+const Hash = z.string().check(z.regex(/^[0-9a-f]{64}$/))
 
 /** Popup → frame: loaded, send me the request. */
 export const ReadyMessage = z.strictObject({
@@ -30,7 +30,7 @@ export const RequestMessage = z.strictObject({
   nonce: Nonce,
   hash: Hash,
   request: ApprovalRequest,
-  theme: z.enum(['light', 'dark']).optional(),
+  theme: z.optional(z.enum(['light', 'dark'])),
 })
 
 /** Popup → frame: the user's decision on the request with this hash. */
@@ -78,7 +78,7 @@ export function toNonce(fragment: string): string | undefined {
 export function acceptMessage<T extends { nonce: string }>(
   event: Pick<MessageEvent, 'origin' | 'source' | 'data'>,
   expected: { origin: string; source: unknown; nonce: string },
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
 ): T | undefined {
   if (event.origin !== expected.origin) return
   if (event.source === null || event.source !== expected.source) return

@@ -27,13 +27,9 @@ export const maxTokens = 32
 
 /** An ERC-20's symbol and decimals as read from the chain, to show its amounts in its own units. */
 export const Token = z.strictObject({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-  symbol: z
-    .string()
-    .min(1)
-    .max(32)
-    .regex(/^[\p{L}\p{N}\p{P}\p{S} ]+$/u),
-  decimals: z.number().int().min(0).max(77),
+  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+  symbol: z.string().check(z.minLength(1), z.maxLength(32), z.regex(/^[\p{L}\p{N}\p{P}\p{S} ]+$/u)),
+  decimals: z.number().check(z.int(), z.minimum(0), z.maximum(77)),
 })
 export type Token = z.infer<typeof Token>
 
@@ -47,22 +43,22 @@ export const ApprovalRequest = z.strictObject({
   /** The JSON-RPC params as received; any JSON value. */
   params: z.unknown(),
   /** CAIP-2, e.g. `eip155:31337`. */
-  chainId: z.string().regex(caip2Pattern),
+  chainId: z.string().check(z.regex(caip2Pattern)),
   /** The address that will sign. */
-  account: z.string().min(1).max(128),
+  account: z.string().check(z.minLength(1), z.maxLength(128)),
   /** The host origin, browser-derived. */
-  origin: z.string().min(1).max(2048),
+  origin: z.string().check(z.minLength(1), z.maxLength(2048)),
   /** The network's display name, when known. */
-  chainName: z.string().max(64).optional(),
+  chainName: z.optional(z.string().check(z.maxLength(64))),
   /** The ERC-20s the request calls, as read from the chain; a token missing here shows raw units. */
-  tokens: z.array(Token).max(maxTokens).optional(),
+  tokens: z.optional(z.array(Token).check(z.maxLength(maxTokens))),
   /** Host-supplied metadata (SECURITY.md 8). */
-  site: z
-    .strictObject({
-      name: z.string().max(128).optional(),
-      icon: z.string().max(65_536).optional(),
-    })
-    .optional(),
+  site: z.optional(
+    z.strictObject({
+      name: z.optional(z.string().check(z.maxLength(128))),
+      icon: z.optional(z.string().check(z.maxLength(65_536))),
+    }),
+  ),
 })
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>
 

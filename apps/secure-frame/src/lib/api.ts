@@ -74,9 +74,9 @@ const RpcAnswer = z.union([
   z.object({ result: z.unknown() }),
   z.object({
     error: z.object({
-      code: z.number().int(),
-      message: z.string().max(2048),
-      data: z.unknown().optional(),
+      code: z.number().check(z.int()),
+      message: z.string().check(z.maxLength(2048)),
+      data: z.optional(z.unknown()),
     }),
   }),
 ])
@@ -129,7 +129,7 @@ export function createApi({
   }
 
   /** A call answered with 2xx and `schema`; anything else throws an `ApiError`. */
-  const request = async <schema extends z.ZodType>(
+  const request = async <schema extends z.ZodMiniType>(
     call: Call,
     schema: schema,
   ): Promise<z.output<schema>> => {
@@ -143,7 +143,7 @@ export function createApi({
    * solves it here, in the visitor's browser, and sends the same request
    * again with `proofOfWork` once (SECURITY.md 22).
    */
-  const requestWithWork = async <schema extends z.ZodType>(
+  const requestWithWork = async <schema extends z.ZodMiniType>(
     call: Call & { body: Record<string, unknown> },
     schema: schema,
   ): Promise<z.output<schema>> => {
@@ -237,7 +237,7 @@ export function createApi({
     ): Promise<void> => {
       await request(
         { method: 'POST', path: '/auth/v1/email/update/primary', token, body },
-        Embedded.UpdateEmailResponse.optional(),
+        z.optional(Embedded.UpdateEmailResponse),
       )
     },
     /** `POST /auth/v1/email/update/secondary`: the code sent to the new address. */
@@ -297,7 +297,7 @@ export function createApi({
 }
 
 /** A 2xx answer parsed with `schema`; anything else throws an `ApiError`. */
-function answer<schema extends z.ZodType>(
+function answer<schema extends z.ZodMiniType>(
   status: number,
   json: unknown,
   schema: schema,

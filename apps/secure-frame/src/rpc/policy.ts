@@ -83,8 +83,11 @@ async function currentUser(context: Context): Promise<CachedUser | undefined> {
 
 const GetCapabilitiesParams = z.union([
   z.tuple([]),
-  z.tuple([z.string().max(128)]),
-  z.tuple([z.string().max(128), z.array(z.string().regex(/^0x[0-9a-fA-F]{1,15}$/)).max(64)]),
+  z.tuple([z.string().check(z.maxLength(128))]),
+  z.tuple([
+    z.string().check(z.maxLength(128)),
+    z.array(z.string().check(z.regex(/^0x[0-9a-fA-F]{1,15}$/))).check(z.maxLength(64)),
+  ]),
 ])
 
 async function runSafe(context: Context, request: Secure.RpcRequest): Promise<unknown> {

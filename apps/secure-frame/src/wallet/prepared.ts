@@ -42,7 +42,7 @@ export type PrepareParameters<method extends string> = {
 }
 
 /** `params` parsed by `schema`; -32602 'Invalid parameters for {method}.' when they do not parse. */
-export function parseParams<schema extends z.ZodType>(
+export function parseParams<schema extends z.ZodMiniType>(
   schema: schema,
   params: unknown,
   method: string,

@@ -171,16 +171,16 @@ export function withFallback(
 
 /** The user as cached by the frame: not secret, enough to answer `getUser` without the API. */
 export const CachedUser = z.strictObject({
-  id: z.string().min(1).max(64),
-  email: Email.optional(),
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  email: z.optional(Email),
   addresses: Addresses,
 })
 export type CachedUser = z.infer<typeof CachedUser>
 
-const ChainId = z.string().regex(caip2Pattern)
+const ChainId = z.string().check(z.regex(caip2Pattern))
 
 const Sealed = z.strictObject({
-  iv: z.instanceof(Uint8Array).refine((iv) => iv.length === 12),
+  iv: z.instanceof(Uint8Array).check(z.refine((iv) => iv.length === 12)),
   data: z.instanceof(ArrayBuffer),
 })
 
@@ -284,7 +284,7 @@ export function createStorage(backend: Backend, options: StorageOptions = {}): S
     await target.set(name, await sealRecord(name, value))
   }
 
-  const openRecord = async <schema extends z.ZodType<string>>(
+  const openRecord = async <schema extends z.ZodMiniType<string>>(
     name: string,
     record: unknown,
     schema: schema,
@@ -308,13 +308,17 @@ export function createStorage(backend: Backend, options: StorageOptions = {}): S
     plain.fill(0)
     return parsed.success ? parsed.data : undefined
   }
-  const open = async <schema extends z.ZodType<string>>(
+  const open = async <schema extends z.ZodMiniType<string>>(
     name: string,
     schema: schema,
     source: Backend = backend,
   ) => openRecord(name, await source.get(name), schema)
 
-  const read = async <schema extends z.ZodType>(name: string, schema: schema, source: Backend) => {
+  const read = async <schema extends z.ZodMiniType>(
+    name: string,
+    schema: schema,
+    source: Backend,
+  ) => {
     const parsed = schema.safeParse(await source.get(name))
     return parsed.success ? (parsed.data as z.infer<schema>) : undefined
   }

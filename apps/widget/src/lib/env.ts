@@ -55,23 +55,18 @@ export const initialTheme: Theme =
  * raises an alert for the site's developer.
  */
 export const SiwxConfig = z.strictObject({
-  required: z.boolean().optional(),
+  required: z.optional(z.boolean()),
   // As CAIP-122 and the API allow: one line of printable ASCII, and ASCII URIs.
-  statement: z
-    .string()
-    .regex(/^[\x20-\x7e]{1,1024}$/, 'one line of printable ASCII')
-    .optional(),
-  resources: z
-    .array(
-      z
-        .url()
-        .max(512)
-        .regex(/^[\x21-\x7e]+$/, 'an ASCII URI'),
-    )
-    .max(16)
-    .optional(),
+  statement: z.optional(
+    z.string().check(z.regex(/^[\x20-\x7e]{1,1024}$/, 'one line of printable ASCII')),
+  ),
+  resources: z.optional(
+    z
+      .array(z.url().check(z.maxLength(512), z.regex(/^[\x21-\x7e]+$/, 'an ASCII URI')))
+      .check(z.maxLength(16)),
+  ),
   /** Seconds a session lasts. */
-  expirationTime: z.number().int().positive().max(31_536_000).optional(),
+  expirationTime: z.optional(z.number().check(z.int(), z.positive(), z.maximum(31_536_000))),
 })
 export type SiwxConfig = z.infer<typeof SiwxConfig>
 

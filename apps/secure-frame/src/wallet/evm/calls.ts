@@ -57,31 +57,31 @@ export class AtomicityNotSupportedError extends RpcError {
   }
 }
 
-const ChainId = z.string().regex(/^0x[0-9a-fA-F]{1,15}$/)
+const ChainId = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,15}$/))
 const Capabilities = z
-  .record(z.string().min(1).max(64), z.unknown())
-  .refine((capabilities) => Object.keys(capabilities).length <= 16, { error: 'too many' })
-const BundleId = z.string().min(1).max(maxBundleIdLength)
+  .record(z.string().check(z.minLength(1), z.maxLength(64)), z.unknown())
+  .check(z.refine((capabilities) => Object.keys(capabilities).length <= 16, { error: 'too many' }))
+const BundleId = z.string().check(z.minLength(1), z.maxLength(maxBundleIdLength))
 
 /** One call of a batch (SPEC 5: `to` an 0x address, `data` 0x bytes if given). */
 export const Call = z.strictObject({
   to: Address,
-  value: Quantity.optional(),
-  data: Data.optional(),
-  capabilities: Capabilities.optional(),
+  value: z.optional(Quantity),
+  data: z.optional(Data),
+  capabilities: z.optional(Capabilities),
 })
 export type Call = z.infer<typeof Call>
 
 /** `wallet_sendCalls`'s params. */
 export const SendCallsParams = z.tuple([
   z.strictObject({
-    version: z.string().min(1).max(16),
-    id: BundleId.optional(),
+    version: z.string().check(z.minLength(1), z.maxLength(16)),
+    id: z.optional(BundleId),
     chainId: ChainId,
-    from: Address.optional(),
-    atomicRequired: z.boolean().optional(),
-    calls: z.array(Call).min(1).max(maxCalls),
-    capabilities: Capabilities.optional(),
+    from: z.optional(Address),
+    atomicRequired: z.optional(z.boolean()),
+    calls: z.array(Call).check(z.minLength(1), z.maxLength(maxCalls)),
+    capabilities: z.optional(Capabilities),
   }),
 ])
 export type SendCalls = z.infer<typeof SendCallsParams>[0]
@@ -222,19 +222,19 @@ export const CallsStatus = {
 
 const NodeReceipt = z.object({
   status: z.enum(['0x0', '0x1']),
-  blockHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  blockHash: z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/)),
   blockNumber: Quantity,
   gasUsed: Quantity,
-  transactionHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  transactionHash: z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/)),
   logs: z
     .array(
       z.object({
-        address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-        data: z.string().regex(/^0x[0-9a-fA-F]*$/),
-        topics: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/)).max(4),
+        address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+        data: z.string().check(z.regex(/^0x[0-9a-fA-F]*$/)),
+        topics: z.array(z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/))).check(z.maxLength(4)),
       }),
     )
-    .max(100_000),
+    .check(z.maxLength(100_000)),
 })
 export type Receipt = z.infer<typeof NodeReceipt>
 

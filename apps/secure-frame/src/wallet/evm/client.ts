@@ -34,7 +34,7 @@ const checks: Record<string, (answer: unknown) => unknown> = {
   eth_maxPriorityFeePerGas: (answer) => toQuantity(answer, 'priority fee'),
   // Only the base fee is read: a block without one (or none) is a network without EIP-1559.
   eth_getBlockByNumber: (answer) => {
-    const block = z.object({ baseFeePerGas: z.string().regex(quantity) }).safeParse(answer)
+    const block = z.object({ baseFeePerGas: z.string().check(z.regex(quantity)) }).safeParse(answer)
     return block.success ? { baseFeePerGas: block.data.baseFeePerGas } : {}
   },
 }

@@ -59,8 +59,8 @@ export function evmChainIdOf(chainId: string, method: string): number {
 }
 
 const PersonalSignParams = z.tuple([
-  z.string().max(maxMessageLength),
-  z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  z.string().check(z.maxLength(maxMessageLength)),
+  z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
 ])
 
 function sameEvmAddress(a: string, b: string): boolean {

@@ -31,37 +31,34 @@ import { type EvmClient, maxNonce, viaViem } from './client.js'
 export const maxDataLength = 262_144
 
 /** A checksummed (or all-lower/upper) 20-byte address. */
-export const Address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .refine((value) => isAddress(value), { error: 'bad address checksum' })
+export const Address = z.string().check(
+  z.regex(/^0x[0-9a-fA-F]{40}$/),
+  z.refine((value) => isAddress(value), { error: 'bad address checksum' }),
+)
 /** Whole bytes of hex, bounded. */
-export const Data = z
-  .string()
-  .regex(/^0x(?:[0-9a-fA-F]{2})*$/)
-  .max(maxDataLength)
+export const Data = z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2})*$/), z.maxLength(maxDataLength))
 /** A JSON-RPC quantity, at most 256 bits. */
-export const Quantity = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/)
+export const Quantity = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}$/))
 /** A nonce viem signs as a JavaScript number: at most 2^52 - 1, so it is signed as shown. */
-const Nonce = z.string().regex(/^0x[0-9a-fA-F]{1,13}$/)
+const Nonce = z.string().check(z.regex(/^0x[0-9a-fA-F]{1,13}$/))
 
 /** `eth_sendTransaction`'s params: one transaction, no key this wallet does not honour. */
 export const SendTransactionParams = z.tuple([
   z.strictObject({
-    from: Address.optional(),
-    to: Address.nullish(),
-    value: Quantity.optional(),
-    data: Data.optional(),
-    input: Data.optional(),
-    gas: Quantity.optional(),
-    gasLimit: Quantity.optional(),
-    nonce: Nonce.optional(),
-    gasPrice: Quantity.optional(),
-    maxFeePerGas: Quantity.optional(),
-    maxPriorityFeePerGas: Quantity.optional(),
-    chainId: Quantity.optional(),
+    from: z.optional(Address),
+    to: z.nullish(Address),
+    value: z.optional(Quantity),
+    data: z.optional(Data),
+    input: z.optional(Data),
+    gas: z.optional(Quantity),
+    gasLimit: z.optional(Quantity),
+    nonce: z.optional(Nonce),
+    gasPrice: z.optional(Quantity),
+    maxFeePerGas: z.optional(Quantity),
+    maxPriorityFeePerGas: z.optional(Quantity),
+    chainId: z.optional(Quantity),
     // Legacy (0x0) and EIP-1559 (0x2) only.
-    type: z.enum(['0x0', '0x2']).optional(),
+    type: z.optional(z.enum(['0x0', '0x2'])),
   }),
 ])
 

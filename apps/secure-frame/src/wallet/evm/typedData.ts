@@ -20,11 +20,11 @@ const maxDepth = 16
 const maxArrayLength = 1024
 const maxTypes = 64
 
-const Name = z.string().min(1).max(256)
-const Address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .refine((value) => isAddress(value), { error: 'bad address checksum' })
+const Name = z.string().check(z.minLength(1), z.maxLength(256))
+const Address = z.string().check(
+  z.regex(/^0x[0-9a-fA-F]{40}$/),
+  z.refine((value) => isAddress(value), { error: 'bad address checksum' }),
+)
 
 /** The EIP712Domain fields EIP-712 defines, with their types. */
 const domainTypes = {
@@ -36,34 +36,31 @@ const domainTypes = {
 } as const
 
 const Domain = z.strictObject({
-  name: z.string().max(256).optional(),
-  version: z.string().max(256).optional(),
-  chainId: z
-    .union([
-      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-      z.string().regex(/^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/),
-    ])
-    .optional(),
-  verifyingContract: Address.optional(),
-  salt: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .optional(),
+  name: z.optional(z.string().check(z.maxLength(256))),
+  version: z.optional(z.string().check(z.maxLength(256))),
+  chainId: z.optional(
+    z.union([
+      z.number().check(z.int(), z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER)),
+      z.string().check(z.regex(/^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/)),
+    ]),
+  ),
+  verifyingContract: z.optional(Address),
+  salt: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/))),
 })
 
 const TypedData = z.strictObject({
   types: z
-    .record(Name, z.array(z.strictObject({ name: Name, type: Name })).max(256))
-    .refine((types) => Object.keys(types).length <= maxTypes, { error: 'too many types' }),
+    .record(Name, z.array(z.strictObject({ name: Name, type: Name })).check(z.maxLength(256)))
+    .check(z.refine((types) => Object.keys(types).length <= maxTypes, { error: 'too many types' })),
   primaryType: Name,
-  domain: Domain.optional(),
+  domain: z.optional(Domain),
   message: z.record(z.string(), z.unknown()),
 })
 
 /** `eth_signTypedData_v4`'s params: the address, then the typed data as JSON or as an object. */
 export const SignTypedDataParams = z.tuple([
   z.string(),
-  z.union([z.string().max(maxMessageLength), z.record(z.string(), z.unknown())]),
+  z.union([z.string().check(z.maxLength(maxMessageLength)), z.record(z.string(), z.unknown())]),
 ])
 
 type Field = { name: string; type: string }

@@ -39,8 +39,8 @@ export const solanaMethods = [
 export type SolanaMethod = (typeof solanaMethods)[number]
 
 const SolanaSignMessageParams = z.strictObject({
-  message: z.string().min(1).max(maxMessageLength),
-  pubkey: z.string().max(64),
+  message: z.string().check(z.minLength(1), z.maxLength(maxMessageLength)),
+  pubkey: z.string().check(z.maxLength(64)),
 })
 
 /**

@@ -37,15 +37,17 @@ const currentCommitment = {
 export const maxSendRetries = 100
 
 const SendOptions = z.strictObject({
-  preflightCommitment: z.enum(preflightCommitments).optional(),
-  skipPreflight: z.boolean().optional(),
-  maxRetries: z.number().int().min(0).max(maxSendRetries).optional(),
-  minContextSlot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  preflightCommitment: z.optional(z.enum(preflightCommitments)),
+  skipPreflight: z.optional(z.boolean()),
+  maxRetries: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(maxSendRetries))),
+  minContextSlot: z.optional(
+    z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
+  ),
 })
 
 export const SignAndSendTransactionParams = z.strictObject({
   transaction: Base64Transaction,
-  sendOptions: SendOptions.optional(),
+  sendOptions: z.optional(SendOptions),
 })
 export type SignAndSendTransactionParams = z.output<typeof SignAndSendTransactionParams>
 

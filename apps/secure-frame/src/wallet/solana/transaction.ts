@@ -29,13 +29,11 @@ const maxBase64Length = Math.ceil(maxTransactionBytes / 3) * 4
 
 export const Base64Transaction = z
   .string()
-  .min(4)
-  .max(maxBase64Length)
-  .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+  .check(z.minLength(4), z.maxLength(maxBase64Length), z.regex(/^[A-Za-z0-9+/]+={0,2}$/))
 
 export const SignTransactionParams = z.strictObject({ transaction: Base64Transaction })
 export const SignAllTransactionsParams = z.strictObject({
-  transactions: z.array(Base64Transaction).min(1).max(maxTransactions),
+  transactions: z.array(Base64Transaction).check(z.minLength(1), z.maxLength(maxTransactions)),
 })
 
 /** A transaction checked for signing by one key. */

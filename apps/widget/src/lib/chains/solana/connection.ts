@@ -237,32 +237,29 @@ const fromWallet = (error: unknown): never => {
 const maxMessageLength = 8192
 /** A transaction is at most 1232 bytes: 1644 base64 characters. */
 const maxTransactionLength = 2048
-const address = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+const address = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
 const base64Text = z
   .string()
-  .max(maxTransactionLength)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+  .check(z.maxLength(maxTransactionLength), z.regex(/^[A-Za-z0-9+/]*={0,2}$/))
 
 // Strict (SECURITY.md 18): a key the wallet would never see is refused, not dropped.
 const SignMessageParams = z.strictObject({
   message: z
     .string()
-    .min(1)
-    .max(maxMessageLength)
-    .regex(/^[1-9A-HJ-NP-Za-km-z]+$/),
+    .check(z.minLength(1), z.maxLength(maxMessageLength), z.regex(/^[1-9A-HJ-NP-Za-km-z]+$/)),
   pubkey: address,
 })
 const SignTransactionParams = z.strictObject({ transaction: base64Text })
 const SignAndSendParams = z.strictObject({
   transaction: base64Text,
-  sendOptions: z
-    .strictObject({
-      preflightCommitment: z.enum(preflightCommitments).optional(),
-      skipPreflight: z.boolean().optional(),
-      maxRetries: z.number().int().min(0).max(100).optional(),
-      minContextSlot: z.number().int().min(0).optional(),
-    })
-    .optional(),
+  sendOptions: z.optional(
+    z.strictObject({
+      preflightCommitment: z.optional(z.enum(preflightCommitments)),
+      skipPreflight: z.optional(z.boolean()),
+      maxRetries: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(100))),
+      minContextSlot: z.optional(z.number().check(z.int(), z.minimum(0))),
+    }),
+  ),
 })
 
 function decodeBase64(text: string): Uint8Array {
@@ -273,7 +270,7 @@ function decodeBase64(text: string): Uint8Array {
   }
 }
 
-function parse<output>(schema: z.ZodType<output>, params: unknown, shape: string): output {
+function parse<output>(schema: z.ZodMiniType<output>, params: unknown, shape: string): output {
   const result = schema.safeParse(params)
   if (!result.success) throw new InvalidParamsError(`Expected ${shape}.`)
   return result.data
