@@ -140,8 +140,9 @@ function measureSizes() {
     `Solana connector JS gzip (web3.js, spl-token; ${solanaSetup.count + solanaAdapter.count} chunks)`,
     solanaSetup.gzip + solanaAdapter.gzip,
     'B',
-    // 101 KiB at issue 13 (web3.js is most of it; @solana/kit would be smaller).
-    110 * 1024,
+    // 101 KiB at issue 13 (web3.js is most of it; @solana/kit would be smaller); 115 KiB
+    // since issue 14, whose smaller start-up JS leaves more shared code to the first chain loaded.
+    115 * 1024,
   )
 }
 
