@@ -60,6 +60,9 @@ export const maxCachedWalletPages = 256
 /** `Cache-Control` of a page of the wallet list: the same registry for every project. */
 export const walletsCacheControl = 'public, max-age=300, stale-while-revalidate=3600'
 
+/** A search's answer: the visitor's own (its URL carries their client id), so never a shared cache's. */
+export const searchCacheControl = 'private, max-age=300'
+
 /** The wallet explorer: `GET /getWallets`, `GET /getWalletImage/:id` and the other image paths. */
 export function createExplorerRoutes({
   db,
@@ -94,7 +97,7 @@ export function createExplorerRoutes({
     ])
     const body = await pages.get(key, async () => toCachedBody(await findWallets(db, query)))
     if (body === undefined) throw new Error('A wallet page loaded as nothing')
-    return sendCached(c, body, walletsCacheControl)
+    return sendCached(c, body, search === undefined ? walletsCacheControl : searchCacheControl)
   })
 
   app.get('/getWalletImage/:id', async (c) => {

@@ -8,7 +8,7 @@ import { runProjectCommand } from '../commands.js'
 import type { Db } from '../db/db.js'
 import { migrate } from '../db/migrations.js'
 import { createPostgresDb } from '../db/postgres.js'
-import { walletsCacheControl } from '../explorer/routes.js'
+import { searchCacheControl, walletsCacheControl } from '../explorer/routes.js'
 import { projectCacheControl, projectTtlMs } from './cache.js'
 
 let testDb: TestDb
@@ -126,6 +126,8 @@ describe('ETag, If-None-Match and Cache-Control', () => {
     ['/projects/v1/origins?projectId=porthole-dev', projectCacheControl],
     ['/appkit/v1/config?projectId=porthole-dev', projectCacheControl],
     ['/getWallets?projectId=porthole-dev&page=1&entries=40', walletsCacheControl],
+    // A search carries the visitor's client id in its URL: kept by their browser only.
+    ['/getWallets?projectId=porthole-dev&page=1&entries=40&search=rain', searchCacheControl],
   ])('%s: a strong ETag, then 304 with the same CORS headers', async (path, cacheControl) => {
     const app = createApp({ config: testDb.config, db: testDb.db })
     const origin = testDb.config.widgetOrigin

@@ -20,7 +20,13 @@ import { recommendedWalletsQuery } from '../lib/data/explorer.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
-import { type ConnectingWallet, type Store, store, type WidgetState } from '../lib/state/store.js'
+import {
+  type ConnectingWallet,
+  currentView,
+  type Store,
+  store,
+  type WidgetState,
+} from '../lib/state/store.js'
 import { warmUp } from './preload.js'
 
 /**
@@ -60,7 +66,8 @@ let waiting: (() => void) | null = null
 /**
  * `choose`, once the host is verified: at once when it is, when the check
  * passes while it runs (only the last wallet chosen meanwhile), and never when
- * it fails (the gate then shows why).
+ * it fails, nor once the visitor has left Connect or closed the modal (a
+ * dismissed choice starts no connection later).
  */
 export function chooseWhenVerified(entry: ConnectEntry, target: Store<WidgetState> = store): void {
   warmUp()
@@ -70,11 +77,12 @@ export function chooseWhenVerified(entry: ConnectEntry, target: Store<WidgetStat
   if (verification === 'verified') choose(entry)
   if (verification !== 'pending') return
   const stop = target.subscribe(() => {
-    const now = target.getState().verification
-    if (now === 'pending') return
+    const state = target.getState()
+    const dismissed = !state.open || currentView(state) !== 'Connect'
+    if (state.verification === 'pending' && !dismissed) return
     stop()
     waiting = null
-    if (now === 'verified') choose(entry)
+    if (state.verification === 'verified' && !dismissed) choose(entry)
   })
   waiting = stop
 }

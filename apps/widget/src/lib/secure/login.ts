@@ -12,7 +12,7 @@
 
 import type { SocialProvider } from '@porthole/protocol/Api'
 import { emailLoginCooldown } from '@porthole/protocol/Constants'
-import { ErrorCode, RpcError, TimeoutReason } from '@porthole/protocol/Errors'
+import { ErrorCode, RpcError, TimeoutReason, UserRejectedError } from '@porthole/protocol/Errors'
 import * as Secure from '@porthole/protocol/Secure'
 import type { View } from '@porthole/protocol/Views'
 import { storage } from '../data/storage.js'
@@ -58,7 +58,11 @@ async function loginStep<result>(
   method: Secure.SecureMethod,
   run: (channel: SecureChannel, options: ReturnType<typeof loginOptions>) => Promise<result>,
 ): Promise<result> {
+  const open = store.getState().open
   const channel = await waitForSecureChannel()
+  // The frame may still have been loading (or the host's check running): a
+  // visitor who closed the modal meanwhile has dismissed the login.
+  if (open && !store.getState().open) throw new UserRejectedError()
   try {
     return await run(channel, loginOptions(method))
   } catch (error) {
