@@ -93,9 +93,12 @@ test.describe('inv-04 attacks while the origin check runs', () => {
     expect((await hostState(page)).view).toBe('ConnectingSocial')
 
     release()
-    await expect.poll(async () => (await accounts).code ?? 'answered').toBe(4100)
-    expect((await signature).code).toBe(4100)
-    expect((await standard).code).toBe(4100)
+    /** The error code an answer carries, or 'answered' for a result. */
+    const codeOf = (answer: { code: number | undefined } | { result: unknown }) =>
+      'code' in answer ? answer.code : 'answered'
+    await expect.poll(async () => codeOf(await accounts)).toBe(4100)
+    expect(codeOf(await signature)).toBe(4100)
+    expect(codeOf(await standard)).toBe(4100)
     // The social view, if shown, says it failed; the login window closes itself.
     await expect.poll(() => popups.every((opened) => opened.isClosed())).toBe(true)
     await frame.getByRole('button', { name: 'Back' }).click()
