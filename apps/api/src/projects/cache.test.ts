@@ -210,6 +210,20 @@ describe('on PostgreSQL, the CLI in another process', () => {
       await migrate(apiDb)
       // The clock never moves: only an announcement can drop a cached project.
       const app = createApp({ config: testDb.config, db: apiDb, cacheNow: testClock().now })
+      // The API's LISTEN, issued (createApp does not wait for it): a change before it would go unheard.
+      const listening = () =>
+        expect
+          .poll(
+            async () =>
+              (
+                await cliDb.query(
+                  `SELECT 1 FROM pg_stat_activity WHERE application_name = 'porthole-api-listen' AND query LIKE 'LISTEN%'`,
+                )
+              ).length,
+            { timeout: 10_000 },
+          )
+          .toBe(1)
+      await listening()
       await create(cliDb, 'pg-shop', ['https://a.example.com', 'https://b.example.com'])
       expect(await allowedOrigins(app, 'pg-shop')).toHaveLength(2)
       await cli(cliDb, 'set-origins', '--id', 'pg-shop', '--origin', 'https://a.example.com')
@@ -226,17 +240,8 @@ describe('on PostgreSQL, the CLI in another process', () => {
         `UPDATE projects SET allowed_origins = '["https://c.example.com"]'::jsonb WHERE id = 'pg-shop'`,
       )
       expect(await allowedOrigins(app, 'pg-shop')).toEqual(['https://c.example.com'])
-      await expect
-        .poll(
-          async () =>
-            (
-              await cliDb.query(
-                `SELECT 1 FROM pg_stat_activity WHERE application_name = 'porthole-api-listen'`,
-              )
-            ).length,
-          { timeout: 10_000 },
-        )
-        .toBe(1)
+      // Listening again.
+      await listening()
       await cli(cliDb, 'set-origins', '--id', 'pg-shop', '--origin', 'https://d.example.com')
       await expect
         .poll(() => allowedOrigins(app, 'pg-shop'), { timeout: 5_000 })
