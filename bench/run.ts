@@ -5,6 +5,7 @@
  * The RPC proxy's memory under attack and its throughput run against an API
  * child process of their own (`bench/rpc.ts`); `--rpc` runs only those. The
  * API under load runs against its own too (`bench/api.ts`); `--api` runs only it.
+ * `--pages` runs only the open latencies and the React host page.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -208,10 +209,13 @@ async function measureOpen(browser: Browser) {
       typeof (window as unknown as { Wallet?: { getState?: unknown } }).Wallet?.getState ===
       'function',
   )
-  // Pre-warmed: the hidden widget has rendered Connect with its data.
+  // Pre-warmed: the hidden widget has rendered Connect with its data. Each
+  // open comes after half a second of quiet, as a visitor's would (not in the
+  // same instant as the close before it).
   const widget = page.frameLocator('iframe[title="Porthole wallet"]')
   await widget.locator('[data-wallet-id]').nth(3).waitFor({ state: 'attached' })
   for (let run = 0; run < runs; run++) {
+    await page.waitForTimeout(500)
     const visible = widgetVisibleAt(page)
     const start = await now(page)
     await page.evaluate(
@@ -493,6 +497,23 @@ async function expectEnabled(locator: ReturnType<Page['locator']>) {
   }
 }
 
+/** The flows after the list: connecting two kinds of wallet, email login, proof of work. */
+async function measureFlows(browser: Browser) {
+  await measureConnect(browser, {
+    label: 'the injected test wallet',
+    install: (page) => installTestWallet(page, { privateKey: devKey(8) }),
+    entry: /Porthole Test Wallet/,
+  })
+  await measureConnect(browser, {
+    label: 'a Wallet Standard (Solana) test wallet',
+    install: (page) =>
+      installSolanaTestWallet(page, { keypair: devSolanaKeypair(9), name: 'Solana Test Wallet' }),
+    entry: /Solana Test Wallet/,
+  })
+  await measureEmailLogin(browser)
+  await measureProofOfWork(browser, record)
+}
+
 async function main() {
   // `npm run bench -- --rpc`: the RPC proxy's figures only (no build, no browser).
   if (process.argv.includes('--rpc')) {
@@ -504,10 +525,14 @@ async function main() {
     await measureApi(record)
     return finish()
   }
+  // `npm run bench -- --pages`: the open latencies and the host page only.
+  const pagesOnly = process.argv.includes('--pages')
   ensureBuilt()
   measureSizes()
-  await measureRpcProxy(record)
-  await measureApi(record)
+  if (!pagesOnly) {
+    await measureRpcProxy(record)
+    await measureApi(record)
+  }
   const stack = await startStack()
   const browser = await launch()
   try {
@@ -515,19 +540,7 @@ async function main() {
     await measureRoundTrip(browser)
     await measureOpen(browser)
     await measureHostPage(browser)
-    await measureConnect(browser, {
-      label: 'the injected test wallet',
-      install: (page) => installTestWallet(page, { privateKey: devKey(8) }),
-      entry: /Porthole Test Wallet/,
-    })
-    await measureConnect(browser, {
-      label: 'a Wallet Standard (Solana) test wallet',
-      install: (page) =>
-        installSolanaTestWallet(page, { keypair: devSolanaKeypair(9), name: 'Solana Test Wallet' }),
-      entry: /Solana Test Wallet/,
-    })
-    await measureEmailLogin(browser)
-    await measureProofOfWork(browser, record)
+    if (!pagesOnly) await measureFlows(browser)
   } finally {
     await browser.close()
     stack.stop()

@@ -40,11 +40,31 @@ export const widget = (page: Page): FrameLocator =>
 export const hostState = (page: Page): Promise<HostState> =>
   page.evaluate(() => (window as WalletWindow).Wallet?.getState() as HostState)
 
+/**
+ * The loader's frame while the modal is closed: transparent and letting the
+ * pointer through (it keeps rendering, so opening paints at once; the widget
+ * makes its closed modal inert). Not `toBeHidden()`: Playwright counts a
+ * transparent element as visible.
+ */
+export async function expectFrameHidden(page: Page): Promise<void> {
+  const frame = page.locator('iframe[title="Porthole wallet"]')
+  await expect(frame).toHaveCSS('opacity', '0')
+  await expect(frame).toHaveCSS('pointer-events', 'none')
+}
+
+/** The loader's frame while the modal is open: opaque, taking the pointer. */
+export async function expectFrameShown(page: Page): Promise<void> {
+  const frame = page.locator('iframe[title="Porthole wallet"]')
+  await expect(frame).toHaveCSS('opacity', '1')
+  await expect(frame).toHaveCSS('pointer-events', 'auto')
+}
+
 /** Calls `Wallet.open()` in the page; resolves once the modal is open, visible and focused. */
 export async function openModal(page: Page, view?: string): Promise<void> {
   await page.evaluate((view) => (window as WalletWindow).Wallet?.open(view ? { view } : {}), view)
   await expect.poll(async () => (await hostState(page)).open).toBe(true)
-  await expect(widget(page).getByRole('dialog')).toBeVisible()
+  // Rendered open: no longer inert (the closed modal is rendered too, so a visible dialog is not enough).
+  await expect(widget(page).locator('[role="dialog"][data-open="true"]')).toBeVisible()
   await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
 }
 

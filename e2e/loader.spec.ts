@@ -6,6 +6,7 @@
  * widget can misbehave: never answer, reload, raise alerts, open by itself.
  */
 import { expect, type Page, test } from '@playwright/test'
+import { expectFrameHidden, expectFrameShown } from './fixtures.ts'
 
 const demo = 'http://127.0.0.1:5170'
 const widgetOrigin = 'http://widget.localhost:5171'
@@ -70,14 +71,93 @@ function portholeConsole(page: Page) {
 test.describe('loader with the widget', () => {
   test('Wallet.open() reveals the frame, focuses it and locks page scroll', async ({ page }) => {
     await openDemo(page)
-    await expect(frame(page)).toBeHidden()
+    await expectFrameHidden(page)
     await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
 
     await connectButton(page).click()
-    await expect(frame(page)).toBeVisible()
+    await expectFrameShown(page)
     await expect(frame(page)).toBeFocused()
     await expect(page.locator('html')).toHaveCSS('overflow', 'hidden')
     await expect.poll(() => isOpen(page)).toBe(true)
+  })
+
+  test('the closed frame takes no click and no Tab, and its modal is inert', async ({ page }) => {
+    await openDemo(page)
+    await expectFrameHidden(page)
+    const modal = page.frameLocator('iframe[title="Porthole wallet"]').locator('[role="dialog"]')
+    await expect(modal.locator('[data-wallet-id]').first()).toBeAttached()
+    // The rendered but closed modal is inert: none of its controls takes focus.
+    await expect(modal.locator('xpath=..')).toHaveAttribute('inert', '')
+    const focusable = await modal
+      .locator('[data-wallet-id]')
+      .first()
+      .evaluate((row) => {
+        ;(row as HTMLElement).focus()
+        return document.activeElement === row
+      })
+    expect(focusable).toBe(false)
+    // The frame covers the page, yet a click at the Connect button's place reaches it.
+    const box = await connectButton(page).boundingBox()
+    if (!box) throw new Error('The Connect button has no box.')
+    const hit = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.textContent ?? null,
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+    )
+    expect(hit).toBe('Connect')
+    // Tab from the page's last control never lands in the closed modal.
+    await connectButton(page).focus()
+    for (let presses = 0; presses < 4; presses++) {
+      await page.keyboard.press('Tab')
+      expect(
+        await page.evaluate(() => document.activeElement?.getAttribute('title') ?? null),
+      ).not.toBe('Porthole wallet')
+    }
+  })
+
+  test('the frame starts after the page has loaded, or at once when the page calls open() earlier', async ({
+    page,
+  }) => {
+    // An image that holds the page's load event for as long as the test wants.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(`${demo}/held.png`, async (route) => {
+      await held
+      await route.fulfill({ status: 404 })
+    })
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const image = document.createElement('img')
+        image.src = '/held.png'
+        document.body.append(image)
+      })
+    })
+    await page.goto(`${demo}/`, { waitUntil: 'domcontentloaded' })
+    await page.waitForFunction(
+      () => typeof (window as unknown as Partial<Scope>).Wallet?.getState === 'function',
+    )
+    expect(await page.evaluate(() => document.readyState)).not.toBe('complete')
+    await expect(frame(page)).toHaveCount(0)
+    // The visitor does not wait for the page's load: open() mounts the frame.
+    await connectButton(page).click()
+    await expectFrameShown(page)
+    await expect(
+      page.frameLocator('iframe[title="Porthole wallet"]').getByRole('dialog', {
+        name: 'Connect Wallet',
+      }),
+    ).toBeVisible()
+    expect(await page.evaluate(() => document.readyState)).not.toBe('complete')
+    release()
+  })
+
+  test('with the page loaded before open(), the frame is already there, hidden', async ({
+    page,
+  }) => {
+    await openDemo(page)
+    await page.waitForFunction(() => document.readyState === 'complete')
+    await expect(frame(page)).toHaveCount(1)
+    await expectFrameHidden(page)
   })
 
   test('a state with open: false hides the frame and returns focus to the opener', async ({
@@ -89,7 +169,7 @@ test.describe('loader with the widget', () => {
     await expect.poll(() => isOpen(page)).toBe(true)
 
     await page.evaluate(() => (window as unknown as Scope).Wallet.close())
-    await expect(frame(page)).toBeHidden()
+    await expectFrameHidden(page)
     await expect(connectButton(page)).toBeFocused()
     await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
     expect(await isOpen(page)).toBe(false)
@@ -102,7 +182,7 @@ test.describe('loader with the widget', () => {
     await expect.poll(() => isOpen(page)).toBe(true)
 
     await page.keyboard.press('Escape')
-    await expect(frame(page)).toBeHidden()
+    await expectFrameHidden(page)
     await expect(connectButton(page)).toBeFocused()
     await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
   })
@@ -309,7 +389,7 @@ test.describe('loader with a stand-in widget', () => {
         return readyWallet === Wallet && typeof Wallet.getState === 'function'
       }),
     ).toBe(true)
-    await expect(frame(page)).toBeVisible()
+    await expectFrameShown(page)
     await expect.poll(() => isOpen(page)).toBe(true)
   })
 
@@ -362,7 +442,7 @@ test.describe('loader with a stand-in widget', () => {
       (window as unknown as Scope).Wallet.open().then(null, (error) => error.data.reason),
     )
     expect(opened).toBe('iframe_load_failed')
-    await expect(frame(page)).toBeHidden()
+    await expectFrameHidden(page)
     expect(messages).toEqual([
       {
         type: 'warning',
@@ -395,7 +475,7 @@ test.describe('loader with a stand-in widget', () => {
     await handshaken(page)
     await connectButton(page).focus()
     await stub(page).evaluate(() => (window as unknown as Scope).stub.setOpen(true))
-    await expect(frame(page)).toBeVisible()
+    await expectFrameShown(page)
     await expect(frame(page)).toBeFocused()
     await expect(page.locator('html')).toHaveCSS('overflow', 'hidden')
 
@@ -413,7 +493,7 @@ test.describe('loader with a stand-in widget', () => {
       .getByRole('button', { name: 'Close' })
       .click()
     expect(await next).toMatchObject({ open: false })
-    await expect(frame(page)).toBeHidden()
+    await expectFrameHidden(page)
     await expect(connectButton(page)).toBeFocused()
     await expect(page.locator('html')).not.toHaveCSS('overflow', 'hidden')
   })

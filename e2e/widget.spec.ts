@@ -6,7 +6,15 @@
  */
 import { type BrowserContext, expect, type FrameLocator, type Page, test } from '@playwright/test'
 import { expectWidgetAccessible } from './axe.ts'
-import { hostState, openHost, openModal, origins, startEmailLogin, widget } from './fixtures.ts'
+import {
+  expectFrameHidden,
+  hostState,
+  openHost,
+  openModal,
+  origins,
+  startEmailLogin,
+  widget,
+} from './fixtures.ts'
 
 type WalletWindow = Window & {
   Wallet: {
@@ -114,7 +122,7 @@ test.describe('Connect', () => {
     await expect(dialog(frame, 'Connect Wallet')).toBeVisible()
     await page.keyboard.press('Escape')
     await expect.poll(async () => (await hostState(page)).open).toBe(false)
-    await expect(page.getByTitle('Porthole wallet')).toBeHidden()
+    await expectFrameHidden(page)
   })
 
   test('a click on the backdrop closes; a click in the card does not', async ({ page }) => {
@@ -364,9 +372,12 @@ test.describe('secure frame', () => {
     await openModal(page)
     const frame = widget(page)
     const fakeNow = () => page.evaluate(() => Date.now())
-    // Connect's email field (a lazy chunk, rendered on the fake clock's frames).
+    // Connect's email field (a lazy chunk, rendered on the fake clock's frames), in the
+    // open modal (no longer inert: the store's subscriptions start in those frames too).
     const email = frame.getByPlaceholder('Email')
-    while (!(await email.isVisible())) await page.clock.runFor(50)
+    const ready = async () =>
+      (await email.isVisible()) && (await email.evaluate((field) => !field.closest('[inert]')))
+    while (!(await ready())) await page.clock.runFor(50)
     await email.click()
     // The frame is made in the next frames: its timer starts after `before`, by `mounted`.
     let before = await fakeNow()

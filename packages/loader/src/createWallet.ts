@@ -1,7 +1,9 @@
 /**
  * `createWallet`: everything Porthole puts on the host page. It mounts the
- * widget iframe at once, hidden, so `open()` only has to reveal it; performs
- * the handshake on every load of the frame; and exposes the `Wallet` API, an
+ * widget iframe once the page has loaded (so the host renders first), or at
+ * the first call that needs it, transparent and inert to the pointer, so
+ * `open()` only has to reveal an already painted modal; performs the
+ * handshake on every load of the frame; and exposes the `Wallet` API, an
  * EIP-1193 provider and its EIP-6963 announcement (DESIGN.md sections 1–3).
  */
 import * as Channel from '@porthole/protocol/Channel'
@@ -83,8 +85,16 @@ export type Wallet = {
 type HostChannel = Channel.Channel<HostSpec, WidgetSpec>
 type Method = keyof WidgetSpec['requests'] & string
 
+/**
+ * Hidden, the frame is transparent and lets the pointer through, but is not
+ * `visibility:hidden`: Chromium stops rendering a hidden cross-site frame,
+ * and would paint the modal only after the host's next frame reported it
+ * shown. The widget makes its closed modal inert (no focus, no accessibility
+ * tree).
+ */
 const frameStyle =
-  'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:transparent;color-scheme:normal;visibility:hidden'
+  'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:transparent;color-scheme:normal'
+const hiddenStyle = ';opacity:0;pointer-events:none'
 
 const sandbox =
   'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
@@ -139,23 +149,22 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   let previous: Element | null = null
   let overflow = ''
 
-  const reveal = () => {
-    if (visible) return
-    visible = true
-    previous = document.activeElement
-    overflow = root.style.overflow
-    root.style.overflow = 'hidden'
-    iframe.style.visibility = 'visible'
-    iframe.focus()
-  }
-
-  const hide = () => {
-    if (!visible) return
-    visible = false
-    iframe.style.visibility = 'hidden'
-    root.style.overflow = overflow
-    if (previous?.isConnected) (previous as HTMLElement).focus?.()
-    previous = null
+  /** Reveals the frame (focused, the page's scrolling held) or hides it (focus back where it was). */
+  const show = (on: boolean) => {
+    if (on === visible) return
+    visible = on
+    iframe.style.cssText = on ? frameStyle : frameStyle + hiddenStyle
+    if (on) {
+      previous = document.activeElement
+      overflow = root.style.overflow
+      root.style.overflow = 'hidden'
+      iframe.focus()
+    } else {
+      root.style.overflow = overflow
+      // A no-op on an element the page removed meanwhile.
+      ;(previous as HTMLElement | null)?.focus?.()
+      previous = null
+    }
   }
 
   /** Records a failure: everything pending and queued rejects with `error` until a handshake succeeds. */
@@ -165,7 +174,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     channel?.destroy(error)
     channel = undefined
     for (const [, reject] of waiting.splice(0)) reject(error)
-    hide()
+    show(false)
     if (alert) warn(alert)
   }
 
@@ -174,14 +183,16 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       new TimeoutError(TimeoutReason.iframeLoadFailed, 'The wallet frame did not load.'),
       `The wallet frame did not load from ${origin}: check that your CSP allows it (frame-src).`,
     )
-  const timer = setTimeout(loadFailed, iframeLoadTimeout)
+  let timer: ReturnType<typeof setTimeout> | undefined
 
-  const ready = (): Promise<HostChannel> =>
-    failure
+  const ready = (): Promise<HostChannel> => {
+    start()
+    return failure
       ? Promise.reject(failure)
       : new Promise((resolve, reject) => {
           waiting.push([resolve, reject])
         })
+  }
 
   /** Sends at once when the channel is up, else once it is (or rejects if it can't be). */
   const send = <method extends Method>(
@@ -202,8 +213,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     if (next.session?.signature !== state.session?.signature)
       dispatchEvent(new CustomEvent('porthole:session', { detail: next.session }))
     state = Object.freeze(next)
-    if (next.open) reveal()
-    else hide()
+    show(next.open)
     notify(subscribers, state)
   }
 
@@ -213,7 +223,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       // A reload: the old document and its port are gone.
       channel.destroy()
       channel = undefined
-      hide()
+      show(false)
     }
     const controller = new AbortController()
     connecting = controller
@@ -249,7 +259,13 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     if (!iframe.isConnected) fail(new DisconnectedError('The wallet frame was removed.'))
   })
 
-  const mount = () => {
+  /**
+   * Mounts the frame once: at the page's `load`, or at the first call that
+   * needs the widget (one made before the page has a body waits for `load`).
+   */
+  const start = () => {
+    if (timer || !document.body) return
+    timer = setTimeout(loadFailed, iframeLoadTimeout)
     document.body.append(iframe)
     observer.observe(document.body, { childList: true })
     if (visible) iframe.focus()
@@ -262,9 +278,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   iframe.setAttribute('sandbox', sandbox)
   // Copying an address or a pairing link is the only permission the widget uses.
   iframe.allow = 'clipboard-write'
-  iframe.style.cssText = frameStyle
-  if (document.body) mount()
-  else document.addEventListener('DOMContentLoaded', mount, { once: true })
+  iframe.style.cssText = frameStyle + hiddenStyle
+  if (document.readyState === 'complete') start()
+  else addEventListener('load', start)
 
   const stopAnnouncing = announce(toDetail(provider))
   const hostWallets = discoverHostWallets(
@@ -293,10 +309,10 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   const wallet: Wallet = Object.freeze({
     open(options?: OpenOptions) {
       if (failure) return Promise.reject(failure)
-      reveal()
+      show(true)
       const view = options?.view
       return send('open', view ? { view } : undefined).catch((error: unknown) => {
-        if (!state.open) hide()
+        if (!state.open) show(false)
         throw error
       })
     },
@@ -318,7 +334,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       clearTimeout(timer)
       connecting?.abort()
       observer.disconnect()
-      document.removeEventListener('DOMContentLoaded', mount)
+      removeEventListener('load', start)
       stopAnnouncing()
       hostWallets.stop()
       stopStandard()

@@ -34,7 +34,7 @@ function focusables(root: HTMLElement): HTMLElement[] {
 /**
  * The modal: the whole iframe is its backdrop, with the card in the middle.
  * Rendered from start-up even while the loader keeps the iframe hidden, so
- * opening only reveals it. Escape, a click on the backdrop and Close all end
+ * opening only reveals it; inert while closed. Escape, a click on the backdrop and Close all end
  * in `router.close()`.
  */
 export function Modal({ children }: { children: ReactNode }) {
@@ -136,7 +136,11 @@ export function Modal({ children }: { children: ReactNode }) {
 
   return (
     // The backdrop: a click on it closes, and Escape is its keyboard equivalent.
+    // Closed, the loader keeps the frame transparent but rendering (so opening
+    // paints at once): inert, the closed modal takes no focus, no click and is
+    // out of the accessibility tree.
     <div
+      inert={!open}
       className="fixed inset-0 flex items-center-safe justify-center overflow-y-auto bg-black/45 p-2"
       onPointerDown={(event) => {
         if (event.target === event.currentTarget) router.close()
