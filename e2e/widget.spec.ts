@@ -18,6 +18,7 @@ import {
 
 type WalletWindow = Window & {
   Wallet: {
+    open(): Promise<void>
     setTheme(theme: string): Promise<void>
     provider: { request(args: { method: string }): Promise<unknown> }
   }
@@ -369,7 +370,9 @@ test.describe('secure frame', () => {
     await page.clock.install({ time: start })
     await page.clock.pauseAt(start + 1_000)
     await openHost(page)
-    await openModal(page)
+    // Not openModal: on the paused clock the modal renders open only in the steps below.
+    await page.evaluate(() => void (window as unknown as WalletWindow).Wallet.open())
+    await expect.poll(async () => (await hostState(page)).open).toBe(true)
     const frame = widget(page)
     const fakeNow = () => page.evaluate(() => Date.now())
     // Connect's email field (a lazy chunk, rendered on the fake clock's frames), in the

@@ -153,7 +153,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   const show = (on: boolean) => {
     if (on === visible) return
     visible = on
-    iframe.style.cssText = on ? frameStyle : frameStyle + hiddenStyle
+    iframe.style.cssText = frameStyle + (on ? '' : hiddenStyle)
     if (on) {
       previous = document.activeElement
       overflow = root.style.overflow
@@ -162,8 +162,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     } else {
       root.style.overflow = overflow
       // A no-op on an element the page removed meanwhile.
-      ;(previous as HTMLElement | null)?.focus?.()
-      previous = null
+      ;(previous as HTMLElement | null)?.focus()
     }
   }
 
@@ -264,7 +263,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
    * needs the widget (one made before the page has a body waits for `load`).
    */
   const start = () => {
-    if (timer || !document.body) return
+    // Not after destroy(), which leaves `failure` set.
+    if (timer || failure || !document.body) return
     timer = setTimeout(loadFailed, iframeLoadTimeout)
     document.body.append(iframe)
     observer.observe(document.body, { childList: true })
@@ -279,8 +279,11 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   // Copying an address or a pairing link is the only permission the widget uses.
   iframe.allow = 'clipboard-write'
   iframe.style.cssText = frameStyle + hiddenStyle
-  if (document.readyState === 'complete') start()
-  else addEventListener('load', start)
+  // After the page's load, in a task of its own, so a React page's render (a
+  // task its scheduler queued before `load`) comes first.
+  const later = () => setTimeout(start)
+  if (document.readyState === 'complete') later()
+  else addEventListener('load', later)
 
   const stopAnnouncing = announce(toDetail(provider))
   const hostWallets = discoverHostWallets(
@@ -334,7 +337,6 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       clearTimeout(timer)
       connecting?.abort()
       observer.disconnect()
-      removeEventListener('load', start)
       stopAnnouncing()
       hostWallets.stop()
       stopStandard()
