@@ -184,7 +184,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     )
   let timer: ReturnType<typeof setTimeout> | undefined
 
+  /** The channel: at once when it is up, else once it is (starting the frame), or the failure. */
   const ready = (): Promise<HostChannel> => {
+    if (channel) return Promise.resolve(channel)
     start()
     return failure
       ? Promise.reject(failure)
@@ -193,15 +195,11 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         })
   }
 
-  /** Sends at once when the channel is up, else once it is (or rejects if it can't be). */
   const send = <method extends Method>(
     method: method,
     params: WidgetSpec['requests'][method]['params'],
     timeout?: number,
-  ) =>
-    channel
-      ? channel.request(method, params, { timeout })
-      : ready().then((channel) => channel.request(method, params, { timeout }))
+  ) => ready().then((channel) => channel.request(method, params, { timeout }))
 
   const { provider, emit, clear } = createProvider((request) =>
     send('providerRequest', request, providerRequestTimeout),
@@ -279,9 +277,11 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   // Copying an address or a pairing link is the only permission the widget uses.
   iframe.allow = 'clipboard-write'
   iframe.style.cssText = frameStyle + hiddenStyle
-  // After the page's load, in a task of its own, so a React page's render (a
-  // task its scheduler queued before `load`) comes first.
-  const later = () => setTimeout(start)
+  // After the page's load, once its main thread is idle: the host's own render
+  // first (a React page renders in a task its scheduler queued before `load`;
+  // `npm run bench`: a task right after `load` still cost the host's Connect
+  // about 25 %). Without requestIdleCallback (Safari), a task after `load`.
+  const later = () => (self.requestIdleCallback ?? setTimeout)(start)
   if (document.readyState === 'complete') later()
   else addEventListener('load', later)
 

@@ -10,6 +10,7 @@ import {
   toRpcError,
   UserRejectedError,
   WalletError,
+  walk,
 } from './Errors.js'
 
 describe('BaseError', () => {
@@ -50,10 +51,10 @@ describe('BaseError', () => {
     const middle = new UserRejectedError()
     Object.defineProperty(middle, 'cause', { value: root })
     const top = new BaseError('top', { cause: middle })
-    expect(top.walk()).toBe(root)
-    expect(top.walk((error) => error instanceof RpcError)).toBe(middle)
-    expect(top.walk((error) => error instanceof RangeError)).toBeNull()
-    expect(new BaseError('alone').walk()).toBeInstanceOf(BaseError)
+    expect(walk(top)).toBe(root)
+    expect(walk(top, (error) => error instanceof RpcError)).toBe(middle)
+    expect(walk(top, (error) => error instanceof RangeError)).toBeNull()
+    expect(walk(new BaseError('alone'))).toBeInstanceOf(BaseError)
   })
 })
 

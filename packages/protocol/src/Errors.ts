@@ -68,7 +68,7 @@ export type BaseErrorParameters = {
 /**
  * The one root error of Porthole (viem style): every package and app extends
  * it. `shortMessage` is the copy, `details` the technical detail (from the
- * cause when not given), `walk` follows the causes.
+ * cause when not given); `walk` (below) follows the causes.
  */
 export class BaseError extends Error {
   override name = 'PortholeError'
@@ -82,22 +82,20 @@ export class BaseError extends Error {
     this.shortMessage = shortMessage
     this.details = details || undefined
   }
+}
 
-  /**
-   * Follows the `cause` chain. Without `fn`, returns the innermost cause;
-   * with `fn`, returns the first error in the chain it accepts, or `null`.
-   */
-  walk(): unknown
-  walk(fn: (error: unknown) => boolean): unknown
-  walk(fn?: (error: unknown) => boolean): unknown {
-    let error: unknown = this
-    while (!fn?.(error)) {
-      const { cause } = (error ?? {}) as { cause?: unknown }
-      if (cause === undefined) return fn ? null : error
-      error = cause
-    }
-    return error
+/**
+ * Follows `error`'s `cause` chain (viem's `walk`, as a function so that the
+ * loader, which never walks one, does not ship it). Without `fn`, returns the
+ * innermost cause; with `fn`, the first error in the chain it accepts, or `null`.
+ */
+export function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
+  while (!fn?.(error)) {
+    const { cause } = (error ?? {}) as { cause?: unknown }
+    if (cause === undefined) return fn ? null : error
+    error = cause
   }
+  return error
 }
 
 /** The only error shape that crosses a frame: `{ code, message, data? }`. */
