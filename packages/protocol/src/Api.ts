@@ -4,10 +4,11 @@
  * sides cannot drift apart.
  */
 import { caip2Pattern } from './Caip.js'
+import { projectIdPattern } from './Constants.js'
 import { z } from './zod.js'
 
-/** A project id: letters, digits, `-` and `_`, at most 64 characters, starting with a letter or digit. */
-export const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
+// Defined with the constants, so zod-free code (the widget's prefetch entry) can test one.
+export { projectIdPattern }
 export const ProjectId = z
   .string()
   .check(

@@ -42,3 +42,6 @@ export const modalWidth = 360
 export const sdkVersionDefault = 4
 /** Messages larger than this (serialized estimate) are dropped. */
 export const maxMessageBytes = 256 * 1024
+
+/** A project id: letters, digits, `-` and `_`, at most 64 characters, starting with a letter or digit. */
+export const projectIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/

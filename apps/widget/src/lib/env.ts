@@ -3,14 +3,16 @@
  * and secure-frame URLs are fixed at build time: nothing the host sends can
  * change where the widget calls.
  */
-import { projectIdPattern } from '@porthole/protocol/Api'
 import { isTheme, type Theme } from '@porthole/protocol/Views'
 import { z } from '@porthole/protocol/zod'
+import { readProjectId } from './data/startup.js'
 import {
   defaultWalletConnectProjectId,
   parseUrlSetting,
   parseWebSocketUrlSetting,
 } from './defaults.js'
+
+export { readProjectId }
 
 // The build (vite.config.ts) always sets these, to the dev origins when unset.
 export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL)
@@ -29,12 +31,6 @@ export const walletConnectRelayUrl = parseWebSocketUrlSetting(
 )
 export const walletConnectProjectId =
   import.meta.env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId
-
-/** The `projectId` query parameter of the widget's URL, or `null` when missing or malformed. */
-export function readProjectId(search: string): string | null {
-  const value = new URLSearchParams(search).get('projectId')
-  return value !== null && projectIdPattern.test(value) ? value : null
-}
 
 export const projectId: string | null =
   typeof location === 'undefined' ? null : readProjectId(location.search)

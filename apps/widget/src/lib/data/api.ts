@@ -9,13 +9,10 @@
 import { ErrorBody } from '@porthole/protocol/Api'
 import { BaseError } from '@porthole/protocol/Errors'
 import { apiUrl } from '../env.js'
+import { type Params, requestTimeout, takeEarly, apiUrl as urlOf } from './startup.js'
 import { getClientId } from './storage.js'
 
-/** How long a call may take, from sending it to the end of its body. */
-export const requestTimeout = 15_000
-
-export type ParamValue = string | number | boolean | readonly string[] | null | undefined
-export type Params = Record<string, ParamValue>
+export { type Params, type ParamValue, requestTimeout } from './startup.js'
 
 export type RequestOptions = {
   params?: Params | undefined
@@ -74,23 +71,13 @@ export type CreateApiParameters = {
   timeout?: number | undefined
 }
 
-const isEmpty = (value: ParamValue): value is null | undefined | '' =>
-  value === undefined ||
-  value === null ||
-  value === '' ||
-  (Array.isArray(value) && value.length === 0)
-
 export function createApi(parameters: CreateApiParameters): Api {
   const { clientId, timeout = requestTimeout } = parameters
-  const base = parameters.baseUrl.replace(/\/+$/, '')
+  const base = parameters.baseUrl
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
 
   const url = (path: string, params: Params = {}, shared = false) => {
-    const result = new URL(`${base}/${path.replace(/^\/+/, '')}`)
-    for (const [key, value] of Object.entries(params)) {
-      if (isEmpty(value)) continue
-      result.searchParams.append(key, Array.isArray(value) ? value.join(',') : String(value))
-    }
+    const result = urlOf(base, path, params)
     if (!shared) result.searchParams.append('clientId', clientId())
     return result.href
   }
@@ -104,24 +91,31 @@ export function createApi(parameters: CreateApiParameters): Api {
   ): Promise<result> => {
     const { params, headers, signal, body, shared, cache } = options
     const deadline = AbortSignal.timeout(timeout)
+    const href = url(path, params, shared)
+    // A start-up GET the prefetch entry sent already (lib/data/startup.ts): its
+    // answer, once. It carries the same timeout of its own.
+    const early = method === 'GET' && shared ? takeEarly(href) : undefined
     try {
-      const response = await doFetch(url(path, params, shared), {
-        method,
-        ...(cache ? { cache } : {}),
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        // Every call that changes something says JSON, body or not: the API refuses
-        // any other type there (SECURITY.md 21), and a browser preflights it.
-        headers:
-          body === undefined && method === 'GET'
-            ? headers
-            : { 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
+      const response = await (early ??
+        doFetch(href, {
+          method,
+          ...(cache ? { cache } : {}),
+          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+          // Every call that changes something says JSON, body or not: the API refuses
+          // any other type there (SECURITY.md 21), and a browser preflights it.
+          headers:
+            body === undefined && method === 'GET'
+              ? headers
+              : { 'content-type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }))
       if (!response.ok) throw new HttpError(response.status, await errorCode(response))
       return await read(response)
     } catch (error) {
-      if (deadline.aborted && !signal?.aborted)
-        throw new RequestTimeoutError(timeout, { cause: error })
+      // The deadline, or an early answer's own (it started sooner).
+      const timedOut =
+        deadline.aborted || (early !== undefined && (error as Error)?.name === 'TimeoutError')
+      if (timedOut && !signal?.aborted) throw new RequestTimeoutError(timeout, { cause: error })
       throw error
     }
   }

@@ -6,7 +6,6 @@ import { WalletsPage } from '@porthole/protocol/Api'
 import {
   imagePreloadTimeout,
   recommendedWalletsCount,
-  sdkVersionDefault,
   walletsPerPage,
   walletsSearchEntries,
   walletsSearchMinLength,
@@ -17,10 +16,9 @@ import { projectId } from '../env.js'
 import { withMinimumWait } from '../timing.js'
 import { type Api, api as defaultApi } from './api.js'
 import { createCache } from './cache.js'
+import { walletsGet } from './startup.js'
 
-/** The SDK type and version every `/getWallets` call names (`st`, `sv`: SPEC.md section 7). */
-export const sdkType = 'porthole'
-export const sdkVersion = String(sdkVersionDefault)
+export { sdkType, sdkVersion } from './startup.js'
 
 export type GetWalletsParameters = {
   page: number
@@ -39,13 +37,9 @@ export async function getWallets(
   options: ExplorerOptions = {},
 ): Promise<WalletsPage> {
   const { api = defaultApi, signal } = options
-  const body = await api.get('/getWallets', {
-    params: {
-      projectId: options.projectId ?? projectId,
-      st: sdkType,
-      sv: sdkVersion,
-      ...parameters,
-    },
+  const { path, params } = walletsGet(options.projectId ?? projectId, parameters)
+  const body = await api.get(path, {
+    params,
     signal,
     // A search's answer is the visitor's own; a page's is everyone's.
     shared: parameters.search === undefined,

@@ -4,15 +4,15 @@ import { ProjectConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
 import { type Api, api as defaultApi } from '../data/api.js'
 import { createCache } from '../data/cache.js'
+import { configGet } from '../data/startup.js'
 import { projectId } from '../env.js'
 
 export async function getProjectConfig(
   options: { api?: Api; signal?: AbortSignal } = {},
 ): Promise<ProjectConfig> {
   const { api = defaultApi, signal } = options
-  return ProjectConfig.parse(
-    await api.get('/appkit/v1/config', { params: { projectId }, signal, shared: true }),
-  )
+  const { path, params } = configGet(projectId)
+  return ProjectConfig.parse(await api.get(path, { params, signal, shared: true }))
 }
 
 /** The config a returning visitor's Connect paints from, while start-up fetches it again. */

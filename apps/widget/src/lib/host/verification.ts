@@ -7,6 +7,7 @@ import { OriginsResponse } from '@porthole/protocol/Api'
 import { BaseError, type BaseErrorParameters } from '@porthole/protocol/Errors'
 import { isAllowed } from '@porthole/protocol/Origin'
 import { type Api, api as defaultApi, HttpError, RequestTimeoutError } from '../data/api.js'
+import { originsGet } from '../data/startup.js'
 import { t } from '../i18n.js'
 import {
   raiseAlert,
@@ -40,12 +41,8 @@ export async function fetchAllowedOrigins(
   const { api = defaultApi, signal } = options
   try {
     // Revalidated on every load (`no-cache`): a cached list never outlives a removed origin.
-    const body = await api.get('/projects/v1/origins', {
-      params: { projectId },
-      signal,
-      shared: true,
-      cache: 'no-cache',
-    })
+    const { path, params, cache } = originsGet(projectId)
+    const body = await api.get(path, { params, signal, shared: true, cache })
     return OriginsResponse.parse(body).allowedOrigins
   } catch (error) {
     if (error instanceof HttpError && error.status === 429)

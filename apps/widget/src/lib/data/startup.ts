@@ -1,0 +1,99 @@
+/**
+ * The three GETs every load of the widget makes, defined once: the project's
+ * allowed origins, its config and the recommended wallets. The app's calls use
+ * these (lib/host/verification.ts, lib/host/projectConfig.ts, explorer.ts);
+ * `src/prefetch.ts`, an entry of its own, sends the same URLs while the app's
+ * JS still downloads and compiles, and the app's api takes each answer once
+ * (`takeEarly`) instead of asking again. No zod here, nor in anything this
+ * imports: the prefetch entry must stay a few hundred bytes.
+ */
+import {
+  projectIdPattern,
+  recommendedWalletsCount,
+  sdkVersionDefault,
+} from '@porthole/protocol/Constants'
+
+/** How long a call may take, from sending it to the end of its body (SECURITY.md 17). */
+export const requestTimeout = 15_000
+
+/** The SDK type and version every `/getWallets` call names (`st`, `sv`: SPEC.md section 7). */
+export const sdkType = 'porthole'
+export const sdkVersion = String(sdkVersionDefault)
+
+export type ParamValue = string | number | boolean | readonly string[] | null | undefined
+export type Params = Record<string, ParamValue>
+
+/** A GET whose answer is the same for every visitor: sent without the client id. */
+export type SharedGet = { path: string; params: Params; cache?: RequestCache }
+
+/** The project id a widget URL names (`?projectId=`), or `null` when missing or malformed. */
+export function readProjectId(search: string): string | null {
+  const value = new URLSearchParams(search).get('projectId')
+  return value !== null && projectIdPattern.test(value) ? value : null
+}
+
+const isEmpty = (value: ParamValue): value is null | undefined | '' =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0)
+
+/** `base` + `path` with the non-empty `params` (lists joined with commas). */
+export function apiUrl(base: string, path: string, params: Params = {}): URL {
+  const url = new URL(`${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`)
+  for (const [key, value] of Object.entries(params)) {
+    if (isEmpty(value)) continue
+    url.searchParams.append(key, Array.isArray(value) ? value.join(',') : String(value))
+  }
+  return url
+}
+
+/** Revalidated on every load (`no-cache`): a cached list never outlives a removed origin. */
+export const originsGet = (projectId: string | null): SharedGet => ({
+  path: '/projects/v1/origins',
+  params: { projectId },
+  cache: 'no-cache',
+})
+
+export const configGet = (projectId: string | null): SharedGet => ({
+  path: '/appkit/v1/config',
+  params: { projectId },
+})
+
+/** A page of `/getWallets`; a search (`search`) is the visitor's own, so not shared. */
+export const walletsGet = (
+  projectId: string | null,
+  page: { page: number; entries: number; search?: string | undefined },
+): SharedGet => ({
+  path: '/getWallets',
+  params: { projectId, st: sdkType, sv: sdkVersion, ...page },
+})
+
+/** What every load asks first. */
+export const startupGets = (projectId: string): SharedGet[] => [
+  originsGet(projectId),
+  walletsGet(projectId, { page: 1, entries: recommendedWalletsCount }),
+  configGet(projectId),
+]
+
+/** Answers started before the app ran, by URL; each is taken once. */
+const early = new Map<string, Promise<Response>>()
+
+/** Sends `get` now (prefetch entry); bounded by the request timeout like every call. */
+export function sendEarly(base: string, get: SharedGet): void {
+  const url = apiUrl(base, get.path, get.params).href
+  const response = fetch(url, {
+    ...(get.cache ? { cache: get.cache } : {}),
+    signal: AbortSignal.timeout(requestTimeout),
+  })
+  // Whoever takes it handles a failure; one never taken must not be reported.
+  response.catch(() => undefined)
+  early.set(url, response)
+}
+
+/** The early answer for `url`, once; then `undefined`. */
+export function takeEarly(url: string): Promise<Response> | undefined {
+  const response = early.get(url)
+  early.delete(url)
+  return response
+}

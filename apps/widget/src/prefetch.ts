@@ -1,0 +1,14 @@
+/**
+ * A second entry, loaded beside the app's (vite.config.ts injects its tag,
+ * `async`): it sends the start-up GETs (lib/data/startup.ts) as soon as the
+ * page starts, while the app's JS still downloads and compiles. The app's api
+ * takes the answers. Nothing here may import zod or the app.
+ */
+import { readProjectId, sendEarly, startupGets } from './lib/data/startup.js'
+import { parseUrlSetting } from './lib/defaults.js'
+
+const projectId = readProjectId(location.search)
+if (projectId !== null && window.parent !== window) {
+  const base = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL)
+  for (const get of startupGets(projectId)) sendEarly(base, get)
+}
