@@ -6,7 +6,7 @@
  */
 import { expect, type Page, test } from '@playwright/test'
 import { freshEmail, loginWithEmail, secureFrameOf } from '../embeddedFixtures.ts'
-import { expectFrameHidden, hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
+import { expectFrameHidden, hostState, openHost, openModal, widget } from '../fixtures.ts'
 
 type Scope = {
   Wallet: {
@@ -190,7 +190,7 @@ test.describe('inv-07 the closed transparent frame', () => {
 test.describe('inv-06 the secure frame under the closed modal', () => {
   test('after login, the closed modal makes the secure frame inert too', async ({ page }) => {
     await openHost(page)
-    await loginWithEmail(page, freshEmail('inert-secure'))
+    await loginWithEmail(page, freshEmail('inert'))
     await page.evaluate(() => (window as unknown as Scope).Wallet.close())
     await expect.poll(async () => (await hostState(page)).open).toBe(false)
     await forceVisible(page)

@@ -161,8 +161,11 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       iframe.focus()
     } else {
       root.style.overflow = overflow
-      // A no-op on an element the page removed meanwhile.
+      // A no-op on an element the page removed meanwhile; focus never stays in
+      // the transparent frame (opened with nothing focused, say: red team).
       ;(previous as HTMLElement | null)?.focus()
+      // A no-op unless the frame still has focus.
+      iframe.blur()
     }
   }
 
@@ -184,9 +187,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     )
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** The channel: at once when it is up, else once it is (starting the frame), or the failure. */
   const ready = (): Promise<HostChannel> => {
-    if (channel) return Promise.resolve(channel)
     start()
     return failure
       ? Promise.reject(failure)
@@ -195,11 +196,15 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         })
   }
 
+  /** Sends at once when the channel is up, else once it is (or rejects if it can't be). */
   const send = <method extends Method>(
     method: method,
     params: WidgetSpec['requests'][method]['params'],
     timeout?: number,
-  ) => ready().then((channel) => channel.request(method, params, { timeout }))
+  ) =>
+    channel
+      ? channel.request(method, params, { timeout })
+      : ready().then((channel) => channel.request(method, params, { timeout }))
 
   const { provider, emit, clear } = createProvider((request) =>
     send('providerRequest', request, providerRequestTimeout),
@@ -257,12 +262,14 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   })
 
   /**
-   * Mounts the frame once: at the page's `load`, or at the first call that
-   * needs the widget (one made before the page has a body waits for `load`).
+   * Mounts the frame once: after the page's `load`, or at the first call that
+   * needs the widget (one made before the page has a body: at DOMContentLoaded).
    */
   const start = () => {
     // Not after destroy(), which leaves `failure` set.
-    if (timer || failure || !document.body) return
+    if (timer || failure) return
+    // A call before the page has a body (red team): at DOMContentLoaded, not `load`.
+    if (!document.body) return document.addEventListener('DOMContentLoaded', start)
     timer = setTimeout(loadFailed, iframeLoadTimeout)
     document.body.append(iframe)
     observer.observe(document.body, { childList: true })
