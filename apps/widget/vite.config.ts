@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
+import { build as esbuild } from 'esbuild'
 import { defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
@@ -51,30 +53,48 @@ function contentSecurityPolicy(apiUrl: string, secureFrameUrl: string, relayUrl:
 }
 
 /**
- * The prefetch entry (`src/prefetch.ts`, the start-up GETs) is built beside the
- * app's and its tag goes in the built page's head, `async`: it runs as soon as
- * its few hundred bytes (and the small shared chunk) arrive, while the app's JS
- * still loads.
+ * The prefetch script (`src/prefetch.ts`: the start-up GETs) is bundled on its
+ * own by esbuild, self-contained (about 1 KB), and its tag goes first in the
+ * built page's head, `async`: it runs as soon as its one file arrives, while
+ * the app's JS still loads. Built by Vite as an entry, it would share a chunk
+ * with the app and wait for it. It hands its answers to the app through the
+ * widget window (lib/data/startup.ts).
  */
-function prefetchEntry(): Plugin {
+function prefetchScript(apiUrl: string): Plugin {
+  let fileName = ''
+  let code = ''
   return {
     name: 'porthole-prefetch',
     apply: 'build',
+    async buildStart() {
+      const built = await esbuild({
+        entryPoints: [fileURLToPath(new URL('./src/prefetch.ts', import.meta.url))],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        minify: true,
+        write: false,
+        legalComments: 'none',
+        define: { 'import.meta.env.VITE_API_URL': JSON.stringify(apiUrl) },
+      })
+      code = built.outputFiles[0]?.text ?? ''
+      const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8)
+      fileName = `assets/prefetch-${hash}.js`
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: code })
+    },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, context) {
-        const chunk = Object.values(context.bundle ?? {}).find(
-          (output) => output.type === 'chunk' && output.isEntry && output.name === 'prefetch',
+      handler(html) {
+        // Right after the Content-Security-Policy (a meta tag governs only what
+        // follows it), before the app's script and its preloads: fetched first.
+        const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/
+        if (!policy.test(html)) throw new Error('The built page has no Content-Security-Policy.')
+        return html.replace(
+          policy,
+          (meta) => `${meta}\n    <script type="module" async src="/${fileName}"></script>`,
         )
-        if (!chunk) throw new Error('The build has no prefetch entry.')
-        return [
-          {
-            tag: 'script',
-            attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` },
-            // After the Content-Security-Policy (a meta tag governs only what follows it).
-            injectTo: 'head',
-          },
-        ]
       },
     },
   }
@@ -104,7 +124,7 @@ export default defineConfig(({ mode }) => {
       react(),
       tailwindcss(),
       contentSecurityPolicy(apiUrl, secureFrameUrl, relayUrl),
-      prefetchEntry(),
+      prefetchScript(apiUrl),
     ],
     define: {
       'import.meta.env.VITE_API_URL': JSON.stringify(apiUrl),
@@ -121,12 +141,6 @@ export default defineConfig(({ mode }) => {
       modulePreload: { polyfill: false },
       // No source maps ship (SECURITY.md 18): they would publish the sources, tests included.
       sourcemap: false,
-      rollupOptions: {
-        input: {
-          index: fileURLToPath(new URL('./index.html', import.meta.url)),
-          prefetch: fileURLToPath(new URL('./src/prefetch.ts', import.meta.url)),
-        },
-      },
     },
     resolve: { alias: reactAliases },
     server: { port: ports.widget, strictPort: true },

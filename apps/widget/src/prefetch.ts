@@ -1,5 +1,5 @@
 /**
- * A second entry, loaded beside the app's (vite.config.ts injects its tag,
+ * The prefetch script, bundled on its own (vite.config.ts puts its tag first,
  * `async`): it sends the start-up GETs (lib/data/startup.ts) as soon as the
  * page starts, while the app's JS still downloads and compiles. The app's api
  * takes the answers. Nothing here may import zod or the app.

@@ -85,6 +85,13 @@ describe('the start-up GETs sent early', () => {
     ])
   })
 
+  test('an early send after the app asked itself is not sent: no GET twice', async () => {
+    await fetchAllowedOrigins('late', { api: api() })
+    sendEarly(base, startupGets('late')[0] as never)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(seen.filter((url) => url.includes('projectId=late'))).toHaveLength(1)
+  })
+
   test('inv-17 an early answer that never comes ends in RequestTimeoutError, not a wait forever', async () => {
     hang = true
     const realTimeout = AbortSignal.timeout

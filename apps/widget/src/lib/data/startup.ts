@@ -2,10 +2,10 @@
  * The three GETs every load of the widget makes, defined once: the project's
  * allowed origins, its config and the recommended wallets. The app's calls use
  * these (lib/host/verification.ts, lib/host/projectConfig.ts, explorer.ts);
- * `src/prefetch.ts`, an entry of its own, sends the same URLs while the app's
+ * `src/prefetch.ts`, a script of its own, sends the same URLs while the app's
  * JS still downloads and compiles, and the app's api takes each answer once
  * (`takeEarly`) instead of asking again. No zod here, nor in anything this
- * imports: the prefetch entry must stay a few hundred bytes.
+ * imports: the prefetch script must stay about a kilobyte.
  */
 import {
   projectIdPattern,
@@ -76,24 +76,37 @@ export const startupGets = (projectId: string): SharedGet[] => [
   configGet(projectId),
 ]
 
-/** Answers started before the app ran, by URL; each is taken once. */
-const early = new Map<string, Promise<Response>>()
+/**
+ * Answers started before the app ran, by URL, each taken once; and the URLs
+ * the app has asked for already (an early send of one would only ask twice).
+ * On the widget's window, under a symbol: the prefetch script is a bundle of
+ * its own (vite.config.ts), with its own copy of this module. Only the widget's
+ * own scripts run in its window.
+ */
+type Early = { answers: Map<string, Promise<Response>>; asked: Set<string> }
+const key = Symbol.for('porthole.startup')
+const shared = (): Early =>
+  ((globalThis as { [key]?: Early })[key] ??= { answers: new Map(), asked: new Set() })
 
-/** Sends `get` now (prefetch entry); bounded by the request timeout like every call. */
+/** Sends `get` now (prefetch entry), unless the app already did; bounded by the request timeout like every call. */
 export function sendEarly(base: string, get: SharedGet): void {
+  const { answers, asked } = shared()
   const url = apiUrl(base, get.path, get.params).href
+  if (asked.has(url)) return
   const response = fetch(url, {
     ...(get.cache ? { cache: get.cache } : {}),
     signal: AbortSignal.timeout(requestTimeout),
   })
   // Whoever takes it handles a failure; one never taken must not be reported.
   response.catch(() => undefined)
-  early.set(url, response)
+  answers.set(url, response)
 }
 
-/** The early answer for `url`, once; then `undefined`. */
+/** The early answer for `url`, once; then `undefined` (and no early send of it follows). */
 export function takeEarly(url: string): Promise<Response> | undefined {
-  const response = early.get(url)
-  early.delete(url)
+  const { answers, asked } = shared()
+  asked.add(url)
+  const response = answers.get(url)
+  answers.delete(url)
   return response
 }
