@@ -58,7 +58,7 @@ function contentSecurityPolicy(apiUrl: string, secureFrameUrl: string, relayUrl:
  * built page's head, `async`: it runs as soon as its one file arrives, while
  * the app's JS still loads. Built by Vite as an entry, it would share a chunk
  * with the app and wait for it. It hands its answers to the app through the
- * widget window (lib/data/startup.ts).
+ * widget window (lib/startup.ts).
  */
 function prefetchScript(apiUrl: string): Plugin {
   let fileName = ''

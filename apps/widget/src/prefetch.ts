@@ -1,11 +1,12 @@
 /**
  * The prefetch script, bundled on its own (vite.config.ts puts its tag first,
- * `async`): it sends the start-up GETs (lib/data/startup.ts) as soon as the
+ * `async`): it sends the start-up GETs (lib/startup.ts) as soon as the
  * page starts, while the app's JS still downloads and compiles. The app's api
  * takes the answers. Nothing here may import zod or the app.
  */
-import { readProjectId, sendEarly, startupGets } from './lib/data/startup.js'
+
 import { parseUrlSetting } from './lib/defaults.js'
+import { readProjectId, sendEarly, startupGets } from './lib/startup.js'
 
 const projectId = readProjectId(location.search)
 if (projectId !== null && window.parent !== window) {

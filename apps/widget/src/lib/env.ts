@@ -5,12 +5,12 @@
  */
 import { isTheme, type Theme } from '@porthole/protocol/Views'
 import { z } from '@porthole/protocol/zod'
-import { readProjectId } from './data/startup.js'
 import {
   defaultWalletConnectProjectId,
   parseUrlSetting,
   parseWebSocketUrlSetting,
 } from './defaults.js'
+import { readProjectId } from './startup.js'
 
 export { readProjectId }
 

@@ -9,10 +9,10 @@
 import { ErrorBody } from '@porthole/protocol/Api'
 import { BaseError } from '@porthole/protocol/Errors'
 import { apiUrl } from '../env.js'
-import { type Params, requestTimeout, takeEarly, apiUrl as urlOf } from './startup.js'
+import { type Params, requestTimeout, takeEarly, apiUrl as urlOf } from '../startup.js'
 import { getClientId } from './storage.js'
 
-export { type Params, type ParamValue, requestTimeout } from './startup.js'
+export { type Params, type ParamValue, requestTimeout } from '../startup.js'
 
 export type RequestOptions = {
   params?: Params | undefined
@@ -92,7 +92,7 @@ export function createApi(parameters: CreateApiParameters): Api {
     const { params, headers, signal, body, shared, cache } = options
     const deadline = AbortSignal.timeout(timeout)
     const href = url(path, params, shared)
-    // A start-up GET the prefetch entry sent already (lib/data/startup.ts): its
+    // A start-up GET the prefetch script sent already (lib/startup.ts): its
     // answer, once. It carries the same timeout of its own.
     const early = method === 'GET' && shared ? takeEarly(href) : undefined
     try {

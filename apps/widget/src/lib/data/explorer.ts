@@ -13,12 +13,12 @@ import {
 } from '@porthole/protocol/Constants'
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { projectId } from '../env.js'
+import { walletsGet } from '../startup.js'
 import { withMinimumWait } from '../timing.js'
 import { type Api, api as defaultApi } from './api.js'
 import { createCache } from './cache.js'
-import { walletsGet } from './startup.js'
 
-export { sdkType, sdkVersion } from './startup.js'
+export { sdkType, sdkVersion } from '../startup.js'
 
 export type GetWalletsParameters = {
   page: number

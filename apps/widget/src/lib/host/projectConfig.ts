@@ -4,8 +4,8 @@ import { ProjectConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
 import { type Api, api as defaultApi } from '../data/api.js'
 import { createCache } from '../data/cache.js'
-import { configGet } from '../data/startup.js'
 import { projectId } from '../env.js'
+import { configGet } from '../startup.js'
 
 export async function getProjectConfig(
   options: { api?: Api; signal?: AbortSignal } = {},

@@ -7,8 +7,8 @@ import { OriginsResponse } from '@porthole/protocol/Api'
 import { BaseError, type BaseErrorParameters } from '@porthole/protocol/Errors'
 import { isAllowed } from '@porthole/protocol/Origin'
 import { type Api, api as defaultApi, HttpError, RequestTimeoutError } from '../data/api.js'
-import { originsGet } from '../data/startup.js'
 import { t } from '../i18n.js'
+import { originsGet } from '../startup.js'
 import {
   raiseAlert,
   type Store,

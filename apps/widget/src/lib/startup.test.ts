@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { recommendedWalletsCount } from '@porthole/protocol/Constants'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { fetchAllowedOrigins, OriginsUnavailableError } from '../host/verification.js'
-import { createApi, RequestTimeoutError } from './api.js'
-import { getWallets } from './explorer.js'
+import { createApi, RequestTimeoutError } from './data/api.js'
+import { getWallets } from './data/explorer.js'
+import { fetchAllowedOrigins, OriginsUnavailableError } from './host/verification.js'
 import { sendEarly, startupGets, takeEarly } from './startup.js'
 
 let server: Server
