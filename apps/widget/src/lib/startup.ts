@@ -23,8 +23,8 @@ export const sdkVersion = String(sdkVersionDefault)
 export type ParamValue = string | number | boolean | readonly string[] | null | undefined
 export type Params = Record<string, ParamValue>
 
-/** A GET whose answer is the same for every visitor: sent without the client id. */
-export type SharedGet = { path: string; params: Params; cache?: RequestCache }
+/** A GET of the API: its path, params and cache mode (whether it is shared is the caller's call). */
+export type ApiGet = { path: string; params: Params; cache?: RequestCache }
 
 /** The project id a widget URL names (`?projectId=`), or `null` when missing or malformed. */
 export function readProjectId(search: string): string | null {
@@ -39,7 +39,7 @@ const isEmpty = (value: ParamValue): value is null | undefined | '' =>
   (Array.isArray(value) && value.length === 0)
 
 /** `base` + `path` with the non-empty `params` (lists joined with commas). */
-export function apiUrl(base: string, path: string, params: Params = {}): URL {
+export function urlFor(base: string, path: string, params: Params = {}): URL {
   const url = new URL(`${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`)
   for (const [key, value] of Object.entries(params)) {
     if (isEmpty(value)) continue
@@ -49,13 +49,13 @@ export function apiUrl(base: string, path: string, params: Params = {}): URL {
 }
 
 /** Revalidated on every load (`no-cache`): a cached list never outlives a removed origin. */
-export const originsGet = (projectId: string | null): SharedGet => ({
+export const originsGet = (projectId: string | null): ApiGet => ({
   path: '/projects/v1/origins',
   params: { projectId },
   cache: 'no-cache',
 })
 
-export const configGet = (projectId: string | null): SharedGet => ({
+export const configGet = (projectId: string | null): ApiGet => ({
   path: '/appkit/v1/config',
   params: { projectId },
 })
@@ -64,13 +64,13 @@ export const configGet = (projectId: string | null): SharedGet => ({
 export const walletsGet = (
   projectId: string | null,
   page: { page: number; entries: number; search?: string | undefined },
-): SharedGet => ({
+): ApiGet => ({
   path: '/getWallets',
   params: { projectId, st: sdkType, sv: sdkVersion, ...page },
 })
 
 /** What every load asks first. */
-export const startupGets = (projectId: string): SharedGet[] => [
+export const startupGets = (projectId: string): ApiGet[] => [
   originsGet(projectId),
   walletsGet(projectId, { page: 1, entries: recommendedWalletsCount }),
   configGet(projectId),
@@ -89,9 +89,9 @@ const shared = (): Early =>
   ((globalThis as { [key]?: Early })[key] ??= { answers: new Map(), asked: new Set() })
 
 /** Sends `get` now (prefetch entry), unless the app already did; bounded by the request timeout like every call. */
-export function sendEarly(base: string, get: SharedGet): void {
+export function sendEarly(base: string, get: ApiGet): void {
   const { answers, asked } = shared()
-  const url = apiUrl(base, get.path, get.params).href
+  const url = urlFor(base, get.path, get.params).href
   if (asked.has(url)) return
   const response = fetch(url, {
     ...(get.cache ? { cache: get.cache } : {}),

@@ -9,7 +9,7 @@
 import { ErrorBody } from '@porthole/protocol/Api'
 import { BaseError } from '@porthole/protocol/Errors'
 import { apiUrl } from '../env.js'
-import { type Params, requestTimeout, takeEarly, apiUrl as urlOf } from '../startup.js'
+import { type Params, requestTimeout, takeEarly, urlFor } from '../startup.js'
 import { getClientId } from './storage.js'
 
 export { type Params, type ParamValue, requestTimeout } from '../startup.js'
@@ -77,7 +77,7 @@ export function createApi(parameters: CreateApiParameters): Api {
   const doFetch = parameters.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args))
 
   const url = (path: string, params: Params = {}, shared = false) => {
-    const result = urlOf(base, path, params)
+    const result = urlFor(base, path, params)
     if (!shared) result.searchParams.append('clientId', clientId())
     return result.href
   }
