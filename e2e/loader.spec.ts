@@ -310,6 +310,7 @@ addEventListener('message', (event) => {
   emit('state', { ...state })
 })
 document.querySelector('button').onclick = () => setOpen(false)
+parent.postMessage({ porthole: 1, kind: 'ready', channel }, '*')
 </script></body></html>`
 
 /** Serves `html` as the widget document (loader.js still comes from the widget origin). */
@@ -514,6 +515,59 @@ test.describe('loader with a stand-in widget', () => {
     })
     expect(await pending).toMatchObject({ code: 4900 })
     await handshaken(page)
+  })
+
+  test("the handshake starts at the widget's ready, not at the frame's load: an image that never arrives holds nothing", async ({
+    page,
+  }) => {
+    // The frame's `load` waits for every image its document asked for: this one never answers.
+    await page.route(`${widgetOrigin}/never.png`, () => {})
+    await routeWidget(page, standIn.replace('<body>', '<body><img src="/never.png" alt="">'))
+    await openDemo(page)
+    await handshaken(page)
+    expect(await stub(page).evaluate(() => document.readyState)).not.toBe('complete')
+  })
+
+  test('inv-03 a ready from any other window or origin starts no handshake: the live channel stays', async ({
+    page,
+  }) => {
+    const sibling = `<!doctype html><script>
+      window.hellos = 0
+      addEventListener('message', (event) => { if (event.data?.kind === 'hello') window.hellos++ })
+      parent.postMessage({ porthole: 1, kind: 'ready', channel: 'porthole:host-widget' }, '*')
+    </script>`
+    await routeWidget(page)
+    await page.route(`${widgetOrigin}/sibling`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: sibling }),
+    )
+    await openDemo(page)
+    await handshaken(page)
+    const seen = await requestsSeen(page)
+    // A sibling frame of the widget's own origin, and one of the page's origin.
+    await page.evaluate(
+      ({ src, srcdoc }) => {
+        for (const [name, value] of [
+          ['src', src],
+          ['srcdoc', srcdoc],
+        ] as const) {
+          const frame = document.createElement('iframe')
+          frame.title = 'Sibling'
+          frame.setAttribute(name, value)
+          document.body.append(frame)
+        }
+      },
+      { src: `${widgetOrigin}/sibling`, srcdoc: sibling },
+    )
+    const siblings = () =>
+      page.frames().filter((frame) => frame !== page.mainFrame() && frame !== stub(page))
+    await expect.poll(() => siblings().length).toBe(2)
+    for (const frame of siblings())
+      await frame.waitForFunction(() => document.readyState === 'complete')
+    // The same document answers on the same channel; no sibling got a hello.
+    await handshaken(page)
+    expect(await requestsSeen(page)).toBeGreaterThan(seen)
+    for (const frame of siblings())
+      expect(await frame.evaluate(() => (window as unknown as { hellos: number }).hellos)).toBe(0)
   })
 
   test('a frame removed by the page rejects what waits on it', async ({ page }) => {

@@ -133,7 +133,8 @@ test.describe('inv-12 credentials stay ours', () => {
         frame: origins.secure,
       },
     ])
-    // The host page cannot read the widget's document, and no window message reached it.
+    // The host page cannot read the widget's document, and no window message
+    // reached it but the widget's ready, which carries the channel's name only.
     expect(
       await page.evaluate(
         () =>
@@ -141,9 +142,9 @@ test.describe('inv-12 credentials stay ours', () => {
             ?.contentDocument ?? null,
       ),
     ).toBeNull()
-    expect(await page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)).toEqual(
-      [],
-    )
+    expect(await page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)).toEqual([
+      { porthole: 1, kind: 'ready', channel: 'porthole:host-widget' },
+    ])
   })
 })
 

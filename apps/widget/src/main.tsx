@@ -1,8 +1,8 @@
 /**
  * The widget's entry. The handshake listener goes up first, at module top
- * level and before rendering: the loader posts its hello on the iframe's
- * `load` event. Then Connect renders and its data loads while the loader keeps
- * the iframe hidden, so `open()` only reveals it.
+ * level and before rendering, and tells the loader (`ready`), which posts its
+ * hello at once. Then Connect renders, with its data when the prefetch script
+ * has it, while the loader keeps the iframe hidden, so `open()` only reveals it.
  */
 import type { WalletsPage } from '@porthole/protocol/Api'
 import * as Handshake from '@porthole/protocol/Handshake'
@@ -11,19 +11,27 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadListViews, preloadViews } from './App.js'
 import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
-import { preloadImage, recommendedWalletsQuery, walletImageUrl } from './lib/data/explorer.js'
+import {
+  arrivedRecommendedWallets,
+  preloadImage,
+  recommendedWalletsQuery,
+  walletImageUrl,
+} from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
 import { hasStoredEvmConnection, readRecent, solanaConnectionKey } from './lib/data/recent.js'
 import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
-import { projectConfigQuery } from './lib/host/projectConfig.js'
+import { arrivedProjectConfig, projectConfigQuery } from './lib/host/projectConfig.js'
 import { prefetchAllowedOrigins, runVerification } from './lib/host/verification.js'
 import { hasEmbeddedSession } from './lib/secure/session.js'
+import { earlyAnswers } from './lib/startup.js'
 import { raiseAlert, store } from './lib/state/store.js'
 import './index.css'
 
-const handshake = Handshake.accept({ channel: Host.channel })
+// A ready to the parent, whatever its origin: the loader starts the handshake
+// at once, not at the frame's `load`, which waits for every image and chunk.
+const handshake = Handshake.accept({ channel: Host.channel, readyTo: '*' })
 
 store.setState({
   projectId,
@@ -74,28 +82,45 @@ const stopWaiting = store.subscribe(() => {
   if (evm || solana) void preloadViews().catch(() => undefined)
 })
 
-// What Connect needs, all at once: the allowed origins (checked against the
-// host once the handshake gives its origin), the wallets and the config.
-if (projectId !== null) {
-  prefetchAllowedOrigins(projectId)
+/** Connect's wallets and the config: from the prefetch script's answers when they are in, else fetched. */
+function loadConnectData(projectId: string) {
   const preloadImages = (page: WalletsPage | undefined) => {
     for (const wallet of page?.data ?? [])
       if (wallet.image_id !== null) void preloadImage(walletImageUrl(wallet.image_id))
   }
-  // Kept answers paint at once; these fetches revalidate them (staleTime 0).
+  const wallets = arrivedRecommendedWallets()
+  if (wallets) queryClient.setQueryData(recommendedWalletsQuery.queryKey, wallets)
+  // Kept answers paint at once; this fetch revalidates them (staleTime 0).
+  else
+    void queryClient
+      .fetchQuery({ ...recommendedWalletsQuery, staleTime: 0 })
+      .then(preloadImages, () => undefined)
   preloadImages(queryClient.getQueryData(recommendedWalletsQuery.queryKey))
-  void queryClient
-    .fetchQuery({ ...recommendedWalletsQuery, staleTime: 0 })
-    .then(preloadImages, () => undefined)
-  void queryClient.prefetchQuery({ ...projectConfigQuery, staleTime: 0 })
+  const config = arrivedProjectConfig()
+  if (config) queryClient.setQueryData(projectConfigQuery.queryKey, config)
+  else void queryClient.prefetchQuery({ ...projectConfigQuery, staleTime: 0 })
 }
 
-const root = document.getElementById('root')
-if (root)
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  )
-// After Connect's first paint: the views a wallet choice leads to.
-requestAnimationFrame(() => setTimeout(() => void preloadListViews().catch(() => undefined)))
+/**
+ * The first render waits for the prefetch script's answers (most have
+ * arrived while this JS loaded: their promises only need the main thread),
+ * for `firstRenderWait` ms at most. Then Connect's list is rendered before
+ * the host's `open` arrives, and opening only reveals it.
+ */
+const firstRenderWait = 100
+
+// The allowed origins are read at once (checked against the host once the
+// handshake gives its origin), beside the wallets and the config.
+if (projectId !== null) prefetchAllowedOrigins(projectId)
+void earlyAnswers(firstRenderWait).then(() => {
+  if (projectId !== null) loadConnectData(projectId)
+  const root = document.getElementById('root')
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    )
+  // After Connect's first paint: the views a wallet choice leads to.
+  requestAnimationFrame(() => setTimeout(() => void preloadListViews().catch(() => undefined)))
+})

@@ -22,10 +22,12 @@ import {
   initialState,
   parseAlert,
   parseHostWalletRequest,
+  parseNothing,
   parseProviderEvent,
   parseState,
 } from '@porthole/protocol/HostGuards'
 import type { Theme, View } from '@porthole/protocol/Views'
+import { parseReady } from '@porthole/protocol/Wire'
 import { announce, toDetail } from './internal/eip6963.js'
 import { discoverHostWallets } from './internal/hostWallets.js'
 import { createProvider, notify, type Provider } from './internal/provider.js'
@@ -99,10 +101,6 @@ const hiddenStyle = ';opacity:0;pointer-events:none'
 const sandbox =
   'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
 
-const none = (value: unknown): undefined => {
-  if (value !== undefined) throw new TypeError('Unexpected result')
-}
-
 const same = <value>(value: value) => value
 
 /** The channel parsers of the loader's end (exported for the Solana bridge's tests). */
@@ -114,13 +112,13 @@ export const parsers: Channel.Parsers<HostSpec, WidgetSpec> = {
   },
   events: { state: parseState, providerEvent: parseProviderEvent, alert: parseAlert },
   results: {
-    open: none,
-    close: none,
-    setTheme: none,
-    disconnect: none,
+    open: parseNothing,
+    close: parseNothing,
+    setTheme: parseNothing,
+    disconnect: parseNothing,
     providerRequest: same,
-    signIn: none,
-    signOut: none,
+    signIn: parseNothing,
+    signOut: parseNothing,
   },
 }
 
@@ -183,7 +181,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   const loadFailed = () =>
     fail(
       new TimeoutError(TimeoutReason.iframeLoadFailed, 'The wallet frame did not load.'),
-      `The wallet frame did not load from ${origin}: check that your CSP allows it (frame-src).`,
+      `The wallet frame did not load from ${origin}: check your CSP's frame-src.`,
     )
   let timer: ReturnType<typeof setTimeout> | undefined
 
@@ -219,7 +217,15 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     notify(subscribers, state)
   }
 
-  iframe.addEventListener('load', () => {
+  // Each document the frame loads says when it listens (`ready`), before its
+  // `load`, which waits for every image and chunk it asked for. After
+  // `destroy()` the detached frame has no window, so no ready matches.
+  addEventListener('message', (event) => {
+    const isReady =
+      event.source === iframe.contentWindow &&
+      event.origin === origin &&
+      parseReady(event.data, channelName)
+    if (!isReady) return
     connecting?.abort()
     if (channel) {
       // A reload: the old document and its port are gone.
@@ -227,16 +233,16 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       channel = undefined
       show(false)
     }
-    const controller = new AbortController()
-    connecting = controller
+    connecting = new AbortController()
+    const { signal } = connecting
     Handshake.connect({
-      target: iframe.contentWindow as Window,
+      target: event.source as Window,
       origin,
       channel: channelName,
-      signal: controller.signal,
+      signal,
     }).then(
       (port) => {
-        if (controller.signal.aborted) return port.close()
+        if (signal.aborted) return port.close()
         clearTimeout(timer)
         failure = undefined
         const created: HostChannel = Channel.create({ port, origin, parsers })
@@ -250,7 +256,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         for (const [resolve] of waiting.splice(0)) resolve(created)
       },
       () => {
-        if (!controller.signal.aborted) loadFailed()
+        if (!signal.aborted) loadFailed()
       },
     )
   })
@@ -309,10 +315,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     ).then(
       ({ createSolanaBridge }: typeof import('./solana.js')) =>
         createSolanaBridge(wallet, channel, RpcError),
-      () =>
-        warn(
-          `${widgetUrl}/loader-solana.js did not load: check that your CSP allows it (script-src).`,
-        ),
+      () => warn(`${widgetUrl}/loader-solana.js did not load: check your CSP's script-src.`),
     ))
   const stopStandard = watchWalletStandard(bridge)
 
@@ -341,7 +344,6 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     },
     provider,
     destroy() {
-      clearTimeout(timer)
       connecting?.abort()
       observer.disconnect()
       stopAnnouncing()

@@ -47,8 +47,6 @@ export type Channel<local extends Spec, remote extends Spec> = {
   /** The peer's origin, bound at the handshake by the browser's `event.origin`. */
   readonly origin: string
   readonly closed: boolean
-  /** Messages dropped because they failed to parse or matched nothing pending. */
-  readonly stats: { readonly dropped: number; readonly pending: number }
   request<method extends keyof remote['requests'] & string>(
     method: method,
     params: remote['requests'][method]['params'],
@@ -118,13 +116,9 @@ export function create<local extends Spec, remote extends Spec>(
   const handlers = new Map<string, AnyHandler>()
   const listeners = new Map<string, Set<(data: never) => void>>()
   const running = new Map<string, AbortController>()
-  let dropped = 0
   let closed = false
 
-  const drop = (reason: string) => {
-    dropped++
-    onDrop?.(reason)
-  }
+  const drop = (reason: string) => onDrop?.(reason)
 
   const post = (message: Message) => {
     if (!closed) port.postMessage(message)
@@ -217,9 +211,6 @@ export function create<local extends Spec, remote extends Spec>(
     origin,
     get closed() {
       return closed
-    },
-    get stats() {
-      return { dropped, pending: pending.size }
     },
     request(method, params, options = {}) {
       const {

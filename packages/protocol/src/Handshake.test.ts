@@ -121,6 +121,26 @@ describe('inv-01 accept', () => {
   })
 })
 
+describe('inv-02 ready', () => {
+  test('with readyTo, the child tells its parent it listens: the channel name and nothing else', () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    void Handshake.accept({ channel: 'test', window: child as unknown as Window, readyTo: '*' })
+    expect(parent.posted).toEqual([
+      { data: { porthole: 1, kind: 'ready', channel: 'test' }, origin: '*', ports: [] },
+    ])
+  })
+
+  test('without readyTo, or with no parent, no ready is posted', () => {
+    const parent = fakeWindow()
+    void Handshake.accept({ channel: 'test', window: fakeWindow(parent) as unknown as Window })
+    const top = fakeWindow()
+    void Handshake.accept({ channel: 'test', window: top as unknown as Window, readyTo: '*' })
+    expect(parent.posted).toEqual([])
+    expect(top.posted).toEqual([])
+  })
+})
+
 describe('inv-02 connect', () => {
   test('posts the hello to the exact origin, never *, and resolves on welcome', async () => {
     const target = fakeWindow()

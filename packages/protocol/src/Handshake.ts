@@ -1,9 +1,10 @@
 /**
- * The handshake of DESIGN.md section 3. The parent posts a `MessagePort` to the
- * child's exact origin; the child accepts one hello, from `window.parent` only,
- * learns the parent's origin from the browser-supplied `event.origin`, and
- * from then on both sides talk only over the port. Nothing carrying data is
- * ever posted with target origin '*'.
+ * The handshake of DESIGN.md section 3. The child says it is listening (a
+ * `ready` with nothing in it but the channel's name); the parent posts a
+ * `MessagePort` to the child's exact origin; the child accepts one hello,
+ * from `window.parent` only, learns the parent's origin from the
+ * browser-supplied `event.origin`, and from then on both sides talk only over
+ * the port. Nothing carrying data is ever posted with target origin '*'.
  */
 import { iframeLoadTimeout } from './Constants.js'
 import { AbortedError, TimeoutError, TimeoutReason } from './Errors.js'
@@ -22,8 +23,9 @@ export type ConnectParameters = {
 
 /**
  * Parent side: sends a hello with a fresh port and resolves with that port once
- * the child welcomes it. Call it after the child document has loaded (the
- * iframe's `load` event): each load makes a new port.
+ * the child welcomes it. Call it when the child's document is ready: at its
+ * `ready` (from the frame's window and the child's origin; `parseReady`), or
+ * after the frame's `load` event. Each document makes a new port.
  */
 export function connect(parameters: ConnectParameters): Promise<MessagePort> {
   const { target, origin, channel, timeout = iframeLoadTimeout, signal } = parameters
@@ -44,7 +46,8 @@ export function connect(parameters: ConnectParameters): Promise<MessagePort> {
     }
     const onAbort = () => finish(new AbortedError())
     const timer = setTimeout(
-      () => finish(new TimeoutError(TimeoutReason.iframeLoadFailed, 'The frame did not load.')),
+      () =>
+        finish(new TimeoutError(TimeoutReason.iframeLoadFailed, 'The wallet frame did not load.')),
       timeout,
     )
     signal?.addEventListener('abort', onAbort)
@@ -64,19 +67,26 @@ export type AcceptParameters = {
   onRefuse?: ((reason: string) => void) | undefined
   /** The window to listen on; defaults to the global `window`. */
   window?: Window | undefined
+  /**
+   * Where to tell the parent that the listener is up (`ready`): its origin,
+   * or '*' for a parent of any origin (the widget's host). None: no ready, and
+   * the parent connects on the frame's `load`.
+   */
+  readyTo?: string | undefined
 }
 
 export type Accepted = { port: MessagePort; origin: string }
 
 /**
- * Child side: resolves with the port and the parent's origin on the first valid
- * hello. Later hellos are refused for the life of the page: a live channel is
- * never replaced by a second handshake. Call it at module top level, before
- * rendering, so the listener exists before the frame's `load` event.
+ * Child side: listens, tells the parent it does (`ready`, with `readyTo`), and resolves with
+ * the port and the parent's origin on the first valid hello. Later hellos are
+ * refused for the life of the page: a live channel is never replaced by a
+ * second handshake. Call it at module top level, before rendering, so the
+ * listener exists before the frame's `load` event.
  */
 export function accept(parameters: AcceptParameters): Promise<Accepted> {
   const self = parameters.window ?? window
-  const { channel, isAllowedOrigin = () => true, onRefuse } = parameters
+  const { channel, isAllowedOrigin = () => true, onRefuse, readyTo } = parameters
   const source = parameters.source ?? self.parent
   let accepted = false
   return new Promise<Accepted>((resolve) => {
@@ -95,5 +105,9 @@ export function accept(parameters: AcceptParameters): Promise<Accepted> {
       port.postMessage({ porthole: version, kind: 'welcome', channel })
       resolve({ port, origin: event.origin })
     })
+    // Not from a top-level page. A ready carries only the channel's name (a
+    // constant of the code), so it may go to '*' (SECURITY.md 2).
+    if (readyTo && source && source !== self)
+      source.postMessage({ porthole: version, kind: 'ready', channel }, readyTo)
   })
 }

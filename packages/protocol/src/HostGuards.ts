@@ -100,6 +100,10 @@ function isSession(value: unknown): value is Session {
   return isRecord(data) && isString(longLength)(message) && isString(longLength)(signature)
 }
 
+/** The result of a request that answers nothing (`open`, `close`, …). */
+export const parseNothing = (value: unknown): undefined =>
+  value === undefined ? value : invalid('result')
+
 export function parseState(value: unknown): State {
   const keys = [
     'open',

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { parseHello, parseMessage, parseWelcome } from './Wire.js'
+import { parseHello, parseMessage, parseReady, parseWelcome } from './Wire.js'
 import * as WireSchema from './WireSchema.js'
 
 const id = '0b6a6b1e-8d8f-4a57-9a8e-2f1f3d1c2b3a'
@@ -76,15 +76,19 @@ describe('parseHello', () => {
     expect(parseWelcome({ porthole: 1, kind: 'hello', channel: 'a' }, 'a')).toBeUndefined()
   })
 
-  test('agrees with the zod schema', () => {
-    const schema = WireSchema.handshake('hello', 'a')
+  test.each([
+    ['hello', parseHello],
+    ['welcome', parseWelcome],
+    ['ready', parseReady],
+  ] as const)('%s agrees with the zod schema', (kind, parse) => {
+    const schema = WireSchema.handshake(kind, 'a')
     fc.assert(
       fc.property(
         fc.oneof(
           fc.record(
             {
               porthole: fc.constantFrom(1, 2),
-              kind: fc.constantFrom('hello', 'welcome'),
+              kind: fc.constantFrom('hello', 'welcome', 'ready'),
               channel: fc.constantFrom('a', 'b'),
               x: fc.anything(),
             },
@@ -93,7 +97,7 @@ describe('parseHello', () => {
           fc.anything(),
         ),
         (value) => {
-          expect(parseHello(value, 'a') !== undefined).toBe(schema.safeParse(value).success)
+          expect(parse(value, 'a') !== undefined).toBe(schema.safeParse(value).success)
         },
       ),
     )

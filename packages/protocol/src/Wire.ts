@@ -15,6 +15,7 @@ export type Event = { porthole: 1; kind: 'evt'; name: string; data?: unknown }
 export type Cancel = { porthole: 1; kind: 'cancel'; id: string }
 export type Hello = { porthole: 1; kind: 'hello'; channel: string }
 export type Welcome = { porthole: 1; kind: 'welcome'; channel: string }
+export type Ready = { porthole: 1; kind: 'ready'; channel: string }
 export type Message = Request | Response | Event | Cancel
 
 export const uuidPattern =
@@ -82,15 +83,15 @@ export function parseMessage(value: unknown): Message | undefined {
   }
 }
 
-function parseHandshake<kind extends 'hello' | 'welcome'>(
+function parseHandshake<kind extends 'hello' | 'welcome' | 'ready'>(
   kind: kind,
   value: unknown,
   channel: string,
-): (Hello | Welcome) | undefined {
+): (Hello | Welcome | Ready) | undefined {
   if (!hasKeys(value, ['porthole', 'kind', 'channel'])) return undefined
   const fields = value as Fields
   return fields.porthole === version && fields.kind === kind && fields.channel === channel
-    ? (value as Hello | Welcome)
+    ? (value as Hello | Welcome | Ready)
     : undefined
 }
 
@@ -98,3 +99,5 @@ export const parseHello = (value: unknown, channel: string) =>
   parseHandshake('hello', value, channel) as Hello | undefined
 export const parseWelcome = (value: unknown, channel: string) =>
   parseHandshake('welcome', value, channel) as Welcome | undefined
+export const parseReady = (value: unknown, channel: string) =>
+  parseHandshake('ready', value, channel) as Ready | undefined

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createApi, RequestTimeoutError } from './data/api.js'
 import { getWallets } from './data/explorer.js'
 import { fetchAllowedOrigins, OriginsUnavailableError } from './host/verification.js'
-import { sendEarly, startupGets, takeEarly } from './startup.js'
+import { earlyAnswers, sendEarly, startupGets, takeArrived, takeEarly } from './startup.js'
 
 let server: Server
 let base: string
@@ -17,6 +17,14 @@ beforeAll(async () => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     seen.push(`${url.pathname}${url.search}`)
     if (hang) return
+    if (url.searchParams.get('projectId') === 'broken') {
+      response.writeHead(500, { 'content-type': 'application/json' })
+      return response.end('{"error":{"code":"INTERNAL","message":"down"}}')
+    }
+    if (url.searchParams.get('projectId') === 'empty') {
+      response.writeHead(204)
+      return response.end()
+    }
     response.writeHead(200, { 'content-type': 'application/json' })
     response.end(
       JSON.stringify(
@@ -109,5 +117,54 @@ describe('the start-up GETs sent early', () => {
     // (it does not read a failed list as an empty one).
     expect(error).toBeInstanceOf(OriginsUnavailableError)
     expect((error as OriginsUnavailableError).cause).toBeInstanceOf(RequestTimeoutError)
+  })
+
+  test('an answer in by the first render is taken whole and parsed there: no request follows', async () => {
+    const [origins] = startupGets('ahead')
+    sendEarly(base, origins as never)
+    await earlyAnswers(5_000)
+    const parse = (body: unknown) => (body as { allowedOrigins: string[] }).allowedOrigins
+    expect(takeArrived(base, origins as never, parse)).toEqual(['https://shop.example'])
+    // Taken: the app's own call asks the API, once.
+    expect(takeArrived(base, origins as never, parse)).toBeUndefined()
+    await fetchAllowedOrigins('ahead', { api: api() })
+    expect(seen.filter((url) => url.includes('projectId=ahead'))).toHaveLength(2)
+  })
+
+  test('an answer still on its way is left for the app to wait on', async () => {
+    hang = true
+    const [origins] = startupGets('pending')
+    sendEarly(base, origins as never)
+    await expect(earlyAnswers(50)).resolves.toBeUndefined()
+    expect(takeArrived(base, origins as never, (body) => body)).toBeUndefined()
+    expect(takeEarly(`${base}/projects/v1/origins?projectId=pending`)).toBeInstanceOf(Promise)
+  })
+
+  test('a failed or unreadable answer is never painted from; the app gets the failure', async () => {
+    const [origins] = startupGets('broken')
+    sendEarly(base, origins as never)
+    await earlyAnswers(5_000)
+    expect(takeArrived(base, origins as never, (body) => body)).toBeUndefined()
+    const error = await fetchAllowedOrigins('broken', { api: api() }).catch((caught) => caught)
+    expect(error).toBeInstanceOf(OriginsUnavailableError)
+    // One request: the app took the early failure.
+    expect(seen.filter((url) => url.includes('projectId=broken'))).toHaveLength(1)
+    // A body that fails its parse is taken, and reads as none.
+    const [again] = startupGets('shape')
+    sendEarly(base, again as never)
+    await earlyAnswers(5_000)
+    const strict = () => {
+      throw new Error('not the expected shape')
+    }
+    expect(takeArrived(base, again as never, strict)).toBeUndefined()
+    expect(takeEarly(`${base}/projects/v1/origins?projectId=shape`)).toBeUndefined()
+  })
+
+  test('an answer without a body still reaches the app', async () => {
+    const [origins] = startupGets('empty')
+    sendEarly(base, origins as never)
+    const response = await takeEarly(`${base}/projects/v1/origins?projectId=empty`)
+    expect(response?.status).toBe(204)
+    expect(await response?.text()).toBe('')
   })
 })

@@ -5,6 +5,7 @@ import { createProvider, notify } from './provider.js'
 
 afterEach(() => {
   vi.useRealTimers()
+  vi.unstubAllGlobals()
 })
 
 describe('createProvider', () => {
@@ -88,8 +89,9 @@ describe('createProvider', () => {
 })
 
 describe('notify', () => {
-  test('a throwing listener does not stop the others; its error is rethrown later', () => {
-    vi.useFakeTimers()
+  test('a throwing listener does not stop the others; its error is reported', () => {
+    const reported = vi.fn()
+    vi.stubGlobal('reportError', reported)
     const second = vi.fn()
     notify(
       [
@@ -101,6 +103,6 @@ describe('notify', () => {
       1,
     )
     expect(second).toHaveBeenCalledWith(1)
-    expect(() => vi.runAllTimers()).toThrow('listener')
+    expect(reported).toHaveBeenCalledWith(new Error('listener'))
   })
 })

@@ -35,17 +35,16 @@ export type Provider = {
 type Listener = (data: never) => void
 
 /**
- * Calls each listener with the value. What a listener throws is rethrown on a
- * fresh task, so the page sees it and the other listeners still run.
+ * Calls each listener with the value. What a listener throws is reported
+ * (`reportError`: the page's console and `error` event see it, as an uncaught
+ * error) and the other listeners still run.
  */
 export function notify<value>(listeners: Iterable<(value: value) => void>, value: value): void {
   for (const listener of [...listeners]) {
     try {
       listener(value)
     } catch (error) {
-      setTimeout(() => {
-        throw error
-      })
+      reportError(error)
     }
   }
 }

@@ -12,8 +12,8 @@ import {
   walletsSearchMinWait,
 } from '@porthole/protocol/Constants'
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { projectId } from '../env.js'
-import { walletsGet } from '../startup.js'
+import { apiUrl, projectId } from '../env.js'
+import { takeArrived, walletsGet } from '../startup.js'
 import { withMinimumWait } from '../timing.js'
 import { type Api, api as defaultApi } from './api.js'
 import { createCache } from './cache.js'
@@ -73,6 +73,16 @@ export const recommendedWalletsCache = createCache('recommended', projectId, (va
 )
 
 const kept = recommendedWalletsCache.read()
+
+/**
+ * The recommended wallets if the prefetch script has them already (then kept
+ * for the next visit), else `undefined`: start-up fetches them.
+ */
+export function arrivedRecommendedWallets(): WalletsPage | undefined {
+  const get = walletsGet(projectId, { page: 1, entries: recommendedWalletsCount })
+  const page = takeArrived(apiUrl, get, (body) => WalletsPage.parse(body))
+  return page && recommendedWalletsCache.write(page)
+}
 
 export const recommendedWalletsQuery = queryOptions({
   queryKey: ['wallets', 'recommended'],

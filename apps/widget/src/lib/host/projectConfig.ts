@@ -4,8 +4,8 @@ import { ProjectConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
 import { type Api, api as defaultApi } from '../data/api.js'
 import { createCache } from '../data/cache.js'
-import { projectId } from '../env.js'
-import { configGet } from '../startup.js'
+import { apiUrl, projectId } from '../env.js'
+import { configGet, takeArrived } from '../startup.js'
 
 export async function getProjectConfig(
   options: { api?: Api; signal?: AbortSignal } = {},
@@ -21,6 +21,12 @@ export const projectConfigCache = createCache('config', projectId, (value) =>
 )
 
 const kept = projectConfigCache.read()
+
+/** The config if the prefetch script has it already (then kept), else `undefined`: start-up fetches it. */
+export function arrivedProjectConfig(): ProjectConfig | undefined {
+  const config = takeArrived(apiUrl, configGet(projectId), (body) => ProjectConfig.parse(body))
+  return config && projectConfigCache.write(config)
+}
 
 export const projectConfigQuery = queryOptions({
   queryKey: ['projectConfig'],
