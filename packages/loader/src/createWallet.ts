@@ -95,7 +95,7 @@ type Method = keyof WidgetSpec['requests'] & string
  * tree).
  */
 const frameStyle =
-  'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:transparent;color-scheme:normal'
+  'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;background:none;color-scheme:normal'
 const hiddenStyle = ';opacity:0;pointer-events:none'
 
 const sandbox =
@@ -141,7 +141,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   let state = initialState
   let channel: HostChannel | undefined
   let failure: RpcError | undefined
-  let connecting: AbortController | undefined
+  /** Handshakes started: only the last one counts. */
+  let attempts = 0
   let solana: Promise<SolanaBridge | undefined> | undefined
   let visible = false
   let previous: Element | null = null
@@ -217,32 +218,27 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     notify(subscribers, state)
   }
 
-  // Each document the frame loads says when it listens (`ready`), before its
-  // `load`, which waits for every image and chunk it asked for. After
-  // `destroy()` the detached frame has no window, so no ready matches.
-  addEventListener('message', (event) => {
-    const isReady =
-      event.source === iframe.contentWindow &&
-      event.origin === origin &&
-      parseReady(event.data, channelName)
-    if (!isReady) return
-    connecting?.abort()
+  /**
+   * Hands the frame's document a port at its `ready`, posted as soon as it
+   * listens: not at the frame's `load`, which waits for every image and chunk
+   * the widget asked for, and may reach this page before the ready does.
+   */
+  const connect = () => {
+    // A later handshake, or destroy(), makes this one moot.
+    const attempt = ++attempts
     if (channel) {
       // A reload: the old document and its port are gone.
       channel.destroy()
       channel = undefined
       show(false)
     }
-    connecting = new AbortController()
-    const { signal } = connecting
     Handshake.connect({
-      target: event.source as Window,
+      target: iframe.contentWindow as Window,
       origin,
       channel: channelName,
-      signal,
     }).then(
       (port) => {
-        if (signal.aborted) return port.close()
+        if (attempt !== attempts) return port.close()
         clearTimeout(timer)
         failure = undefined
         const created: HostChannel = Channel.create({ port, origin, parsers })
@@ -256,10 +252,19 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         for (const [resolve] of waiting.splice(0)) resolve(created)
       },
       () => {
-        if (!signal.aborted) loadFailed()
+        if (attempt === attempts) loadFailed()
       },
     )
-  })
+  }
+  // Only the browser's own event, from this frame's window (a leaving or
+  // removed document's has none) and the widget's origin (red team).
+  const onMessage = (event: MessageEvent) => {
+    const { source } = event
+    if (!event.isTrusted || !source || source !== iframe.contentWindow) return
+    if (event.origin !== origin || !parseReady(event.data, channelName)) return
+    connect()
+  }
+  addEventListener('message', onMessage)
 
   // A frame removed by the page can't answer: reject what waits on it. (Put
   // back, it reloads and a new handshake recovers.)
@@ -344,7 +349,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     },
     provider,
     destroy() {
-      connecting?.abort()
+      removeEventListener('message', onMessage)
+      attempts++
       observer.disconnect()
       stopAnnouncing()
       hostWallets.stop()

@@ -203,9 +203,9 @@ export function create<local extends Spec, remote extends Spec>(
     }
   }
 
-  port.addEventListener('message', receive)
-  port.addEventListener('messageerror', () => drop('messageerror'))
-  port.start()
+  // The port is the channel's alone: its handlers, set this way, also start it.
+  port.onmessage = receive
+  port.onmessageerror = () => drop('messageerror')
 
   return {
     origin,
@@ -276,7 +276,7 @@ export function create<local extends Spec, remote extends Spec>(
     destroy(error = new DisconnectedError()) {
       if (closed) return
       closed = true
-      port.removeEventListener('message', receive)
+      port.onmessage = null
       port.close()
       for (const entry of pending.values()) {
         entry.cleanup()

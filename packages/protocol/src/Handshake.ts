@@ -36,14 +36,12 @@ export function connect(parameters: ConnectParameters): Promise<MessagePort> {
     const finish = (error?: Error) => {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
-      port1.removeEventListener('message', onMessage)
+      port1.onmessage = null
       if (!error) return resolve(port1)
       port1.close()
       reject(error)
     }
-    const onMessage = (event: MessageEvent) => {
-      if (parseWelcome(event.data, channel)) finish()
-    }
+
     const onAbort = () => finish(new AbortedError())
     const timer = setTimeout(
       () =>
@@ -51,8 +49,10 @@ export function connect(parameters: ConnectParameters): Promise<MessagePort> {
       timeout,
     )
     signal?.addEventListener('abort', onAbort)
-    port1.addEventListener('message', onMessage)
-    port1.start()
+    // Also starts the port.
+    port1.onmessage = (event) => {
+      if (parseWelcome(event.data, channel)) finish()
+    }
     target.postMessage({ porthole: version, kind: 'hello', channel }, origin, [port2])
   })
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { toDeepLink } from './deepLinks.js'
+import { opensInNewTab, toDeepLink } from './deepLinks.js'
 
 const uri = 'wc:7f6e50@2?relay-protocol=irn&symKey=58e3b2'
 const encoded = 'wc%3A7f6e50%402%3Frelay-protocol%3Dirn%26symKey%3D58e3b2'
@@ -49,5 +49,17 @@ describe('toDeepLink', () => {
     expect([...url.searchParams.keys()]).toEqual(['uri'])
     expect(url.searchParams.get('uri')).toBe('wc:a@2?x=1&y=2#frag')
     expect(url.hash).toBe('')
+  })
+})
+
+describe('opensInNewTab', () => {
+  test('a universal link or web app opens in a new tab, not in the widget frame it would replace', () => {
+    expect(opensInNewTab(`https://metamask.app.link/wc?uri=${encoded}`)).toBe(true)
+    expect(opensInNewTab('HTTP://wallet.example/wc')).toBe(true)
+  })
+
+  test("an app's own scheme stays: it hands over to the app", () => {
+    expect(opensInNewTab(`metamask://wc?uri=${encoded}`)).toBe(false)
+    expect(opensInNewTab(`trust://wc?uri=${encoded}`)).toBe(false)
   })
 })

@@ -20,3 +20,10 @@ export function toDeepLink(base: string, uri: string): string | null {
   const prefix = base.includes('://') ? base : base.replace(/:$/, '://')
   return `${prefix}${prefix.endsWith('/') ? '' : '/'}wc?uri=${encoded}`
 }
+
+/**
+ * Whether a wallet link opens in a new tab: a web page (the web app, a
+ * universal link) followed in the widget's frame would replace the widget;
+ * an app's own scheme hands over to the app and the frame stays.
+ */
+export const opensInNewTab = (href: string): boolean => /^https?:/i.test(href)

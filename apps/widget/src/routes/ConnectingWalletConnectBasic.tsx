@@ -2,7 +2,7 @@ import { outlineButton, secondaryButton } from '../components/Buttons.js'
 import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { usePairing } from '../hooks/usePairing.js'
 import { useStore } from '../hooks/useStore.js'
-import { toDeepLink } from '../lib/deepLinks.js'
+import { opensInNewTab, toDeepLink } from '../lib/deepLinks.js'
 import { t } from '../lib/i18n.js'
 
 const kinds = [
@@ -41,7 +41,7 @@ export function ConnectingWalletConnectBasic() {
                 key={kind}
                 className={outlineButton}
                 href={href}
-                target={kind === 'webapp' ? '_blank' : undefined}
+                target={opensInNewTab(href) ? '_blank' : undefined}
                 rel="noopener noreferrer"
               >
                 {t(label)}

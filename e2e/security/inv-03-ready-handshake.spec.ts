@@ -1,0 +1,325 @@
+/**
+ * SECURITY.md 1, 2 and 3 against the widget's `ready`, which starts the
+ * handshake (red team of 353a366): frames nested in the widget, a popup of the
+ * widget's origin, a widget document that navigates away, the host page's own
+ * script and a cross-site page try to get a hello (a MessagePort) anywhere but
+ * the real widget document, to tear down a live channel, or to revive a
+ * destroyed wallet.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
+
+const demo = origins.demo
+const widgetOrigin = origins.widget
+const evil = origins.evil
+const channel = 'porthole:host-widget'
+const ready = { porthole: 1, kind: 'ready', channel }
+
+type Scope = {
+  Wallet: {
+    open(): Promise<void>
+    destroy(): void
+    getState(): { open: boolean }
+    provider: { request(args: unknown): Promise<unknown> }
+  }
+  stub: { requests: string[]; hang: boolean }
+  hellos: number
+}
+
+/**
+ * A stand-in widget (as e2e/loader.spec.ts's), which also counts every hello
+ * reaching it and, like the real widget, accepts one only. `extra` runs after
+ * its ready.
+ */
+const standIn = (extra = '') => `<!doctype html><html><body><script>
+const channel = '${channel}'
+const state = { open: false, view: 'Connect', status: 'disconnected', caipAddress: null, address: null, chainId: null, connector: null, session: null }
+let port
+window.hellos = 0
+const emit = (name, data) => port.postMessage({ porthole: 1, kind: 'evt', name, data })
+window.stub = { requests: [], hang: false }
+addEventListener('message', (event) => {
+  if (event.data?.kind !== 'hello') return
+  window.hellos++
+  if (port || event.source !== parent || event.data.channel !== channel) return event.ports.forEach((p) => p.close())
+  port = event.ports[0]
+  port.onmessage = ({ data }) => {
+    if (data.kind !== 'req') return
+    stub.requests.push(data.method)
+    if (stub.hang) return
+    const reply = (result) => port.postMessage({ porthole: 1, kind: 'res', id: data.id, ok: true, ...(result === undefined ? {} : { result }) })
+    if (data.method === 'open') { state.open = true; emit('state', { ...state }); return reply() }
+    if (data.method === 'close') { state.open = false; emit('state', { ...state }); return reply() }
+    if (data.method === 'providerRequest') return reply(data.params.method === 'eth_chainId' ? '0x7a69' : [])
+    reply()
+  }
+  port.postMessage({ porthole: 1, kind: 'welcome', channel })
+  emit('state', { ...state })
+})
+parent.postMessage({ porthole: 1, kind: 'ready', channel }, '*')
+${extra}
+</script></body></html>`
+
+/** A page that catches hellos (and posts a ready of its own to `target`, from any origin). */
+const catcher = (target: string) => `<!doctype html><script>
+window.hellos = 0
+addEventListener('message', (event) => { if (event.data?.kind === 'hello') { window.hellos++; document.title = 'caught' } })
+try { ${target}.postMessage(${JSON.stringify(ready)}, '*') } catch {}
+</script>`
+
+async function routeWidget(page: Page, html = standIn()) {
+  await page.route(
+    (url) => url.origin === widgetOrigin && url.pathname === '/',
+    (route) => route.fulfill({ contentType: 'text/html', body: html }),
+  )
+}
+
+/** Serves `html` at `url` for every page of the context (frames and popups). */
+const serve = (page: Page, url: string, html: string) =>
+  page.context().route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }))
+
+async function openDemo(page: Page) {
+  await page.goto(`${demo}/`)
+  await page.waitForFunction(
+    () => typeof (window as unknown as Partial<Scope>).Wallet?.getState === 'function',
+  )
+}
+
+const stub = (page: Page) => {
+  const found = page.frames().find((frame) => frame.url().startsWith(`${widgetOrigin}/?`))
+  if (!found) throw new Error('no widget frame')
+  return found
+}
+
+async function handshaken(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as Scope).Wallet.provider.request({ method: 'eth_chainId' }),
+      ),
+    )
+    .toBe('0x7a69')
+}
+
+/** How a call made in the page settled, and when (ms), within `limit` ms. */
+type Settled = { outcome: string; after: number }
+const settle = (page: Page, call: 'open' | 'accounts', limit: number): Promise<Settled> =>
+  page.evaluate<Settled, { call: string; limit: number }>(
+    ({ call, limit }) => {
+      const { Wallet } = window as unknown as Scope
+      const started = performance.now()
+      const promise =
+        call === 'open' ? Wallet.open() : Wallet.provider.request({ method: 'eth_accounts' })
+      return Promise.race<Settled>([
+        promise.then(
+          () => ({ outcome: 'resolved', after: Math.round(performance.now() - started) }),
+          (error: { code?: unknown; data?: { reason?: string }; message: string }) => ({
+            outcome: `rejected ${error.code} ${error.data?.reason ?? error.message}`,
+            after: Math.round(performance.now() - started),
+          }),
+        ),
+        new Promise<Settled>((resolve) =>
+          setTimeout(() => resolve({ outcome: 'pending', after: limit }), limit),
+        ),
+      ])
+    },
+    { call, limit },
+  )
+
+test.describe('inv-03 the ready handshake', () => {
+  test('A1 a ready from frames nested in the widget or from a popup of its origin starts nothing', async ({
+    page,
+  }) => {
+    await serve(page, `${widgetOrigin}/redteam-nested`, catcher('top'))
+    await serve(page, `${evil}/redteam-nested`, catcher('top'))
+    await serve(page, `${widgetOrigin}/redteam-popup`, catcher('opener'))
+    // The widget document itself frames two children that post a ready to the host.
+    await routeWidget(
+      page,
+      standIn(`for (const src of ['${widgetOrigin}/redteam-nested', '${evil}/redteam-nested']) {
+        const f = document.createElement('iframe'); f.src = src; document.body.append(f) }`),
+    )
+    await openDemo(page)
+    await handshaken(page)
+    const popupPromise = page.waitForEvent('popup')
+    await page.evaluate((src) => void window.open(src), `${widgetOrigin}/redteam-popup`)
+    const popup = await popupPromise
+    await popup.waitForLoadState()
+    const nested = () => stub(page).childFrames()
+    await expect.poll(() => nested().length).toBe(2)
+    for (const frame of nested()) await frame.waitForLoadState()
+    await page.waitForTimeout(1_000)
+    await handshaken(page)
+    expect(await stub(page).evaluate(() => (window as unknown as Scope).hellos)).toBe(1)
+    for (const frame of nested())
+      expect(await frame.evaluate(() => (window as unknown as Scope).hellos)).toBe(0)
+    expect(await popup.evaluate(() => (window as unknown as Scope).hellos)).toBe(0)
+  })
+
+  test('A2b a widget document posts a ready and navigates away in the same task', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000)
+    await serve(page, `${evil}/redteam-catch`, catcher('parent'))
+    await routeWidget(
+      page,
+      standIn(
+        `window.leave = () => { parent.postMessage({ porthole: 1, kind: 'ready', channel }, '*'); location.href = '${evil}/redteam-catch' }`,
+      ),
+    )
+    await openDemo(page)
+    await handshaken(page)
+    for (let round = 0; round < 5; round++) {
+      await stub(page).evaluate(() => (window as unknown as { leave(): void }).leave())
+      await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${evil}/`))).toBe(true)
+      await page.waitForTimeout(1_000)
+      const frame = page.frames().find((f) => f.url().startsWith(`${evil}/`))
+      expect(await frame?.evaluate(() => (window as unknown as Scope).hellos)).toBe(0)
+      // Back to the stand-in widget for the next round.
+      await page.evaluate((src) => {
+        const f = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+        if (f) f.src = src
+      }, `${widgetOrigin}/?projectId=porthole-dev&theme=system`)
+      await handshaken(page)
+    }
+  })
+
+  test('A4 a forged (synthetic) ready dispatched by script in the host page', async ({ page }) => {
+    test.setTimeout(60_000)
+    await openHost(page)
+    await openModal(page)
+    await page.keyboard.press('Escape')
+    await expect.poll(async () => (await hostState(page)).open).toBe(false)
+    await page.evaluate(
+      ({ data, origin }) => {
+        const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+        dispatchEvent(new MessageEvent('message', { data, origin, source: frame?.contentWindow }))
+      },
+      { data: ready, origin: widgetOrigin },
+    )
+    const open = await settle(page, 'open', 25_000)
+    console.log('A4 open after a synthetic ready on a live channel:', JSON.stringify(open))
+    expect(open.outcome).toBe('resolved')
+  })
+
+  test('A5 a synthetic ready with source null before the frame is mounted', async ({ page }) => {
+    await page.addInitScript(
+      ({ data, origin }) => {
+        addEventListener('porthole:ready', () =>
+          dispatchEvent(new MessageEvent('message', { data, origin, source: null })),
+        )
+      },
+      { data: ready, origin: widgetOrigin },
+    )
+    const warnings: string[] = []
+    page.on('console', (m) => {
+      if (m.text().includes('Porthole')) warnings.push(m.text())
+    })
+    await openHost(page)
+    await page.waitForTimeout(2_000)
+    const open = await settle(page, 'open', 10_000)
+    const frames = await page.locator('iframe[title="Porthole wallet"]').count()
+    console.log('A5', JSON.stringify({ open, frames, warnings }))
+    expect(open.outcome).toBe('resolved')
+  })
+
+  for (const removed of [true, false])
+    test(`A5b a trusted ready whose frame is ${removed ? 'gone (source null)' : 'still there (control)'}, before the wallet's frame is mounted`, async ({
+      page,
+    }) => {
+      // Another document of the widget's origin on the page (a previous wallet's
+      // frame, say) posts its ready and is removed before the ready is delivered.
+      // The real widget, in a second frame.
+      await page.addInitScript(
+        ({ src, removed }) => {
+          addEventListener('porthole:ready', () => {
+            const other = document.createElement('iframe')
+            other.src = src
+            document.documentElement.append(other)
+            const until = performance.now() + 4_000
+            while (performance.now() < until) {}
+            if (removed) other.remove()
+          })
+        },
+        { src: `${widgetOrigin}/?projectId=porthole-dev&other=1`, removed },
+      )
+      const warnings: string[] = []
+      page.on('console', (m) => {
+        if (m.text().includes('Porthole')) warnings.push(m.text())
+      })
+      await openHost(page)
+      await page.waitForTimeout(2_000)
+      const open = await settle(page, 'open', 10_000)
+      const frames = await page.locator('iframe[title="Porthole wallet"]').count()
+      console.log('A5b', removed, JSON.stringify({ open, frames, warnings }))
+      expect(open.outcome).toBe('resolved')
+    })
+
+  test('A7 a cross-site page framing the widget learns the ready only', async ({ page }) => {
+    const logs: string[] = []
+    page.on('console', (m) => logs.push(m.text()))
+    await page.goto(`${evil}/attacker.html`)
+    await page.evaluate((src) => {
+      const scope = window as unknown as { seen: unknown[] }
+      scope.seen = []
+      addEventListener('message', (e) => scope.seen.push({ origin: e.origin, data: e.data }))
+      const iframe = document.createElement('iframe')
+      iframe.src = src
+      document.body.replaceChildren(iframe)
+    }, `${widgetOrigin}/?projectId=porthole-dev`)
+    await page.waitForTimeout(4_000)
+    console.log('A7', JSON.stringify({ frames: page.frames().map((f) => f.url()), logs }))
+    const seen = await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)
+    expect(seen).toEqual([{ origin: widgetOrigin, data: ready }])
+  })
+
+  test('A8 destroy(): the message listener, and a frame put back after destroy', async ({
+    page,
+  }) => {
+    await routeWidget(page)
+    await openDemo(page)
+    await handshaken(page)
+    const cdp = await page.context().newCDPSession(page)
+    const messageListeners = async () => {
+      const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' })
+      const { listeners } = await cdp.send('DOMDebugger.getEventListeners', {
+        objectId: result.objectId as string,
+      })
+      return listeners.filter((l) => l.type === 'message').length
+    }
+    const before = await messageListeners()
+    // Five create/destroy cycles, as a single-page app mounting and unmounting the wallet.
+    for (let cycle = 0; cycle < 5; cycle++) {
+      await page.evaluate(() => {
+        const scope = window as unknown as Partial<Scope>
+        scope.Wallet?.destroy()
+        delete scope.Wallet
+      })
+      await page.evaluate((src) => {
+        const script = document.createElement('script')
+        script.dataset.projectId = 'porthole-dev'
+        script.src = `${src}?cycle=${Math.random()}`
+        document.head.append(script)
+        return new Promise((resolve) => script.addEventListener('load', resolve))
+      }, `${widgetOrigin}/loader.js`)
+    }
+    await handshaken(page)
+    const after = await messageListeners()
+    // Resurrection: the page keeps the frame of a destroyed wallet and puts it back.
+    const revived = await page.evaluate(async () => {
+      const scope = window as unknown as Scope & { kept?: HTMLIFrameElement }
+      const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+      const destroyed = scope.Wallet
+      destroyed.destroy()
+      if (frame) document.body.append(frame)
+      await new Promise((resolve) => setTimeout(resolve, 3_000))
+      return destroyed.open().then(
+        () => 'the destroyed wallet opened again',
+        (error: Error) => `rejected: ${error.message}`,
+      )
+    })
+    console.log('A8', JSON.stringify({ before, after, revived }))
+    expect(after).toBe(before)
+    expect(revived).toBe('rejected: Porthole was destroyed.')
+  })
+})
