@@ -7,7 +7,7 @@
  * destroyed wallet.
  */
 import { expect, type Page, test } from '@playwright/test'
-import { hostState, openHost, openModal, origins, widget } from '../fixtures.ts'
+import { hostState, openHost, openModal, origins } from '../fixtures.ts'
 
 const demo = origins.demo
 const widgetOrigin = origins.widget
@@ -89,6 +89,13 @@ const stub = (page: Page) => {
   const found = page.frames().find((frame) => frame.url().startsWith(`${widgetOrigin}/?`))
   if (!found) throw new Error('no widget frame')
   return found
+}
+
+/** The demo host, its frame started (2 s), then how open() settled within 10 s. */
+async function openAfterStart(page: Page): Promise<string> {
+  await openHost(page)
+  await page.waitForTimeout(2_000)
+  return (await settle(page, 'open', 10_000)).outcome
 }
 
 async function handshaken(page: Page) {
@@ -198,7 +205,6 @@ test.describe('inv-03 the ready handshake', () => {
       { data: ready, origin: widgetOrigin },
     )
     const open = await settle(page, 'open', 25_000)
-    console.log('A4 open after a synthetic ready on a live channel:', JSON.stringify(open))
     expect(open.outcome).toBe('resolved')
   })
 
@@ -211,16 +217,7 @@ test.describe('inv-03 the ready handshake', () => {
       },
       { data: ready, origin: widgetOrigin },
     )
-    const warnings: string[] = []
-    page.on('console', (m) => {
-      if (m.text().includes('Porthole')) warnings.push(m.text())
-    })
-    await openHost(page)
-    await page.waitForTimeout(2_000)
-    const open = await settle(page, 'open', 10_000)
-    const frames = await page.locator('iframe[title="Porthole wallet"]').count()
-    console.log('A5', JSON.stringify({ open, frames, warnings }))
-    expect(open.outcome).toBe('resolved')
+    expect(await openAfterStart(page)).toBe('resolved')
   })
 
   for (const removed of [true, false])
@@ -243,21 +240,10 @@ test.describe('inv-03 the ready handshake', () => {
         },
         { src: `${widgetOrigin}/?projectId=porthole-dev&other=1`, removed },
       )
-      const warnings: string[] = []
-      page.on('console', (m) => {
-        if (m.text().includes('Porthole')) warnings.push(m.text())
-      })
-      await openHost(page)
-      await page.waitForTimeout(2_000)
-      const open = await settle(page, 'open', 10_000)
-      const frames = await page.locator('iframe[title="Porthole wallet"]').count()
-      console.log('A5b', removed, JSON.stringify({ open, frames, warnings }))
-      expect(open.outcome).toBe('resolved')
+      expect(await openAfterStart(page)).toBe('resolved')
     })
 
   test('A7 a cross-site page framing the widget learns the ready only', async ({ page }) => {
-    const logs: string[] = []
-    page.on('console', (m) => logs.push(m.text()))
     await page.goto(`${evil}/attacker.html`)
     await page.evaluate((src) => {
       const scope = window as unknown as { seen: unknown[] }
@@ -268,7 +254,6 @@ test.describe('inv-03 the ready handshake', () => {
       document.body.replaceChildren(iframe)
     }, `${widgetOrigin}/?projectId=porthole-dev`)
     await page.waitForTimeout(4_000)
-    console.log('A7', JSON.stringify({ frames: page.frames().map((f) => f.url()), logs }))
     const seen = await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)
     expect(seen).toEqual([{ origin: widgetOrigin, data: ready }])
   })
@@ -318,7 +303,6 @@ test.describe('inv-03 the ready handshake', () => {
         (error: Error) => `rejected: ${error.message}`,
       )
     })
-    console.log('A8', JSON.stringify({ before, after, revived }))
     expect(after).toBe(before)
     expect(revived).toBe('rejected: Porthole was destroyed.')
   })
