@@ -37,6 +37,28 @@ export async function openHost(
 export const widget = (page: Page): FrameLocator =>
   page.frameLocator('iframe[title="Porthole wallet"]')
 
+/**
+ * Checks that a page's window messages (`{ origin, data }`) were the widget's
+ * ready only: the channel's name and the widget document's id, the same each
+ * time (the widget repeats it until a hello comes).
+ */
+export function expectOnlyReadies(seen: unknown[]): void {
+  expect(seen.length).toBeGreaterThan(0)
+  const [first] = seen
+  expect(first).toEqual({
+    origin: origins.widget,
+    data: {
+      porthole: 1,
+      kind: 'ready',
+      channel: 'porthole:host-widget',
+      id: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
+    },
+  })
+  for (const message of seen) expect(message).toEqual(first)
+}
+
 export const hostState = (page: Page): Promise<HostState> =>
   page.evaluate(() => (window as WalletWindow).Wallet?.getState() as HostState)
 

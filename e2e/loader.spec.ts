@@ -310,7 +310,7 @@ addEventListener('message', (event) => {
   emit('state', { ...state })
 })
 document.querySelector('button').onclick = () => setOpen(false)
-parent.postMessage({ porthole: 1, kind: 'ready', channel }, '*')
+parent.postMessage({ porthole: 1, kind: 'ready', channel, id: crypto.randomUUID() }, '*')
 </script></body></html>`
 
 /** Serves `html` as the widget document (loader.js still comes from the widget origin). */
@@ -534,7 +534,7 @@ test.describe('loader with a stand-in widget', () => {
     const sibling = `<!doctype html><script>
       window.hellos = 0
       addEventListener('message', (event) => { if (event.data?.kind === 'hello') window.hellos++ })
-      parent.postMessage({ porthole: 1, kind: 'ready', channel: 'porthole:host-widget' }, '*')
+      parent.postMessage({ porthole: 1, kind: 'ready', channel: 'porthole:host-widget', id: crypto.randomUUID() }, '*')
     </script>`
     await routeWidget(page)
     await page.route(`${widgetOrigin}/sibling`, (route) =>

@@ -141,8 +141,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
   let state = initialState
   let channel: HostChannel | undefined
   let failure: RpcError | undefined
-  /** Handshakes started: only the last one counts. */
-  let attempts = 0
+  /** The document whose ready started the last handshake: only that one counts. */
+  let readyId: string | undefined
   let solana: Promise<SolanaBridge | undefined> | undefined
   let visible = false
   let previous: Element | null = null
@@ -223,9 +223,9 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
    * listens: not at the frame's `load`, which waits for every image and chunk
    * the widget asked for, and may reach this page before the ready does.
    */
-  const connect = () => {
-    // A later handshake, or destroy(), makes this one moot.
-    const attempt = ++attempts
+  const connect = (id: string) => {
+    // A later document's handshake, or destroy(), makes this one moot.
+    readyId = id
     if (channel) {
       // A reload: the old document and its port are gone.
       channel.destroy()
@@ -238,7 +238,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       channel: channelName,
     }).then(
       (port) => {
-        if (attempt !== attempts) return port.close()
+        if (id !== readyId) return port.close()
         clearTimeout(timer)
         failure = undefined
         const created: HostChannel = Channel.create({ port, origin, parsers })
@@ -252,17 +252,18 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
         for (const [resolve] of waiting.splice(0)) resolve(created)
       },
       () => {
-        if (attempt === attempts) loadFailed()
+        if (id === readyId) loadFailed()
       },
     )
   }
   // Only the browser's own event, from this frame's window (a leaving or
   // removed document's has none) and the widget's origin (red team).
+  // A document repeats its ready until the hello comes: one handshake each.
   const onMessage = (event: MessageEvent) => {
     const { source } = event
     if (!event.isTrusted || !source || source !== iframe.contentWindow) return
-    if (event.origin !== origin || !parseReady(event.data, channelName)) return
-    connect()
+    const id = event.origin === origin && parseReady(event.data, channelName)?.id
+    if (id && id !== readyId) connect(id)
   }
   addEventListener('message', onMessage)
 
@@ -350,7 +351,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     provider,
     destroy() {
       removeEventListener('message', onMessage)
-      attempts++
+      readyId = undefined
       observer.disconnect()
       stopAnnouncing()
       hostWallets.stop()

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { iframeLoadTimeout } from './Constants.js'
 import * as Handshake from './Handshake.js'
+import { uuidPattern } from './Wire.js'
 
 type Listener = (event: Partial<MessageEvent>) => void
 
@@ -122,13 +124,71 @@ describe('inv-01 accept', () => {
 })
 
 describe('inv-02 ready', () => {
-  test('with readyTo, the child tells its parent it listens: the channel name and nothing else', () => {
+  test('with readyTo, the child tells its parent it listens: the channel name and its document id, nothing else', () => {
     const parent = fakeWindow()
     const child = fakeWindow(parent)
     void Handshake.accept({ channel: 'test', window: child as unknown as Window, readyTo: '*' })
     expect(parent.posted).toEqual([
-      { data: { porthole: 1, kind: 'ready', channel: 'test' }, origin: '*', ports: [] },
+      {
+        data: {
+          porthole: 1,
+          kind: 'ready',
+          channel: 'test',
+          id: expect.stringMatching(uuidPattern),
+        },
+        origin: '*',
+        ports: [],
+      },
     ])
+  })
+
+  test('the ready repeats, the same each time, until a hello is accepted; then no more', () => {
+    vi.useFakeTimers()
+    try {
+      const parent = fakeWindow()
+      const child = fakeWindow(parent)
+      void Handshake.accept({ channel: 'test', window: child as unknown as Window, readyTo: '*' })
+      vi.advanceTimersByTime(Handshake.readyRepeat * 3)
+      expect(parent.posted).toHaveLength(4)
+      expect(new Set(parent.posted.map(({ data }) => JSON.stringify(data))).size).toBe(1)
+      // A refused hello (another origin than allowed: here, the wrong source) does not stop it.
+      child.deliver({
+        data: hello,
+        source: fakeWindow() as unknown as Window,
+        origin: 'http://host.test',
+      })
+      vi.advanceTimersByTime(Handshake.readyRepeat)
+      expect(parent.posted).toHaveLength(5)
+      child.deliver({
+        data: hello,
+        source: parent as unknown as Window,
+        origin: 'http://host.test',
+        ports: [newPort()],
+      })
+      vi.advanceTimersByTime(Handshake.readyRepeat * 10)
+      expect(parent.posted).toHaveLength(5)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  test('with no hello, the ready stops after the frame load timeout', () => {
+    vi.useFakeTimers()
+    try {
+      const parent = fakeWindow()
+      void Handshake.accept({
+        channel: 'test',
+        window: fakeWindow(parent) as unknown as Window,
+        readyTo: '*',
+      })
+      vi.advanceTimersByTime(iframeLoadTimeout)
+      const posted = parent.posted.length
+      expect(posted).toBe(iframeLoadTimeout / Handshake.readyRepeat + 1)
+      vi.advanceTimersByTime(iframeLoadTimeout)
+      expect(parent.posted).toHaveLength(posted)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   test('without readyTo, or with no parent, no ready is posted', () => {

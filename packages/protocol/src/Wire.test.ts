@@ -76,6 +76,14 @@ describe('parseHello', () => {
     expect(parseWelcome({ porthole: 1, kind: 'hello', channel: 'a' }, 'a')).toBeUndefined()
   })
 
+  test('a ready needs its document id (a UUID); a hello or welcome has none', () => {
+    const id = crypto.randomUUID()
+    expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a', id }, 'a')?.id).toBe(id)
+    expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a' }, 'a')).toBeUndefined()
+    expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a', id: 'x' }, 'a')).toBeUndefined()
+    expect(parseHello({ porthole: 1, kind: 'hello', channel: 'a', id }, 'a')).toBeUndefined()
+  })
+
   test.each([
     ['hello', parseHello],
     ['welcome', parseWelcome],
@@ -90,6 +98,7 @@ describe('parseHello', () => {
               porthole: fc.constantFrom(1, 2),
               kind: fc.constantFrom('hello', 'welcome', 'ready'),
               channel: fc.constantFrom('a', 'b'),
+              id: fc.oneof(fc.uuid({ version: 4 }), fc.string(), fc.anything()),
               x: fc.anything(),
             },
             { requiredKeys: [] },

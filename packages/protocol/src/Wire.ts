@@ -15,7 +15,8 @@ export type Event = { porthole: 1; kind: 'evt'; name: string; data?: unknown }
 export type Cancel = { porthole: 1; kind: 'cancel'; id: string }
 export type Hello = { porthole: 1; kind: 'hello'; channel: string }
 export type Welcome = { porthole: 1; kind: 'welcome'; channel: string }
-export type Ready = { porthole: 1; kind: 'ready'; channel: string }
+/** `id` names the child's document: it repeats its ready until a hello comes. */
+export type Ready = { porthole: 1; kind: 'ready'; channel: string; id: string }
 export type Message = Request | Response | Event | Cancel
 
 export const uuidPattern =
@@ -88,9 +89,13 @@ function parseHandshake<kind extends 'hello' | 'welcome' | 'ready'>(
   value: unknown,
   channel: string,
 ): (Hello | Welcome | Ready) | undefined {
-  if (!hasKeys(value, ['porthole', 'kind', 'channel'])) return undefined
+  // Only a ready has an id, and must.
+  if (!hasKeys(value, ['porthole', 'kind', 'channel'], ['id'])) return undefined
   const fields = value as Fields
-  return fields.porthole === version && fields.kind === kind && fields.channel === channel
+  return fields.porthole === version &&
+    fields.kind === kind &&
+    fields.channel === channel &&
+    (kind === 'ready' ? isId(fields.id) : !('id' in fields))
     ? (value as Hello | Welcome | Ready)
     : undefined
 }

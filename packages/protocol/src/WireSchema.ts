@@ -41,5 +41,7 @@ export const Event = z.strictObject({
 export const Cancel = z.strictObject({ porthole, kind: z.literal('cancel'), id })
 export const Message = z.union([Request, Response, Event, Cancel])
 
-export const handshake = (kind: 'hello' | 'welcome' | 'ready', channel: string) =>
-  z.strictObject({ porthole, kind: z.literal(kind), channel: z.literal(channel) })
+export const handshake = (kind: 'hello' | 'welcome' | 'ready', channel: string) => {
+  const fields = { porthole, kind: z.literal(kind), channel: z.literal(channel) }
+  return kind === 'ready' ? z.strictObject({ ...fields, id }) : z.strictObject(fields)
+}

@@ -145,7 +145,8 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
   const src = secureFrameSrc(projectId, baseUrl)
   const origin = new URL(src).origin
   let channel: SecureChannel | null = null
-  let handshake: AbortController | null = null
+  /** The handshake in flight: a later load, or the end of the channel, makes it moot. */
+  let handshake: object | null = null
   let loadTimer: ReturnType<typeof setTimeout> | undefined
   let readyTimer: ReturnType<typeof setTimeout> | undefined
   let unmounted = false
@@ -195,7 +196,6 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
   }
 
   const endChannel = () => {
-    handshake?.abort()
     handshake = null
     clearTimeout(readyTimer)
     if (current === channel) current = null
@@ -216,17 +216,16 @@ export function mountSecureFrame(parameters: MountSecureFrameParameters): () => 
     startLoadTimer()
     const target = iframe.contentWindow
     if (!target) return
-    const controller = new AbortController()
-    handshake = controller
+    const attempt = {}
+    handshake = attempt
     try {
       const port = await Handshake.connect({
         target,
         origin,
         channel: Secure.channel,
         timeout,
-        signal: controller.signal,
       })
-      if (controller.signal.aborted) return port.close()
+      if (handshake !== attempt) return port.close()
       handshake = null
       const created: SecureChannel = Channel.create({
         port,
