@@ -276,6 +276,28 @@ test.describe('inv-03 the ready handshake', () => {
     expectOnlyReadies(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen))
   })
 
+  test('A10 the widget reloaded before a busy host handled its first ready: the old ready’s hello is refused, the new document connects', async ({
+    page,
+  }) => {
+    // Before the loader's own listener: at the widget's first ready, reload
+    // the frame and keep the main thread busy, so that ready is handled only
+    // once the next document is up (red team of 67067c7).
+    await page.addInitScript(() => {
+      let done = false
+      addEventListener('message', (event) => {
+        const frame = document.querySelector<HTMLIFrameElement>('iframe[title="Porthole wallet"]')
+        if (done || event.data?.kind !== 'ready' || event.source !== frame?.contentWindow) return
+        done = true
+        frame.src = `${frame.src}`
+        const until = performance.now() + 1_500
+        while (performance.now() < until) {}
+      })
+    })
+    await openHost(page)
+    expect((await settle(page, 'open', 10_000)).outcome).toBe('resolved')
+    await handshaken(page)
+  })
+
   test('A8 destroy(): the message listener, and a frame put back after destroy', async ({
     page,
   }) => {

@@ -236,6 +236,7 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       target: iframe.contentWindow as Window,
       origin,
       channel: channelName,
+      id,
     }).then(
       (port) => {
         if (id !== readyId) return port.close()
@@ -256,8 +257,8 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
       },
     )
   }
-  // Only the browser's own event, from this frame's window (a leaving or
-  // removed document's has none) and the widget's origin (red team).
+  // Only the browser's own event, from this frame's window (a removed
+  // frame's has none) and the widget's origin (red team).
   // A document repeats its ready until the hello comes: one handshake each.
   const onMessage = (event: MessageEvent) => {
     const { source } = event

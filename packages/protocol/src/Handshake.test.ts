@@ -23,6 +23,10 @@ function fakeWindow(parent?: object) {
   return self
 }
 
+/** The document id in the first ready a child posted to `parent`. */
+const readyIdOf = (parent: ReturnType<typeof fakeWindow>) =>
+  (parent.posted[0]?.data as { id?: string } | undefined)?.id
+
 const ports: MessagePort[] = []
 afterEach(() => {
   for (const port of ports.splice(0)) port.close()
@@ -159,8 +163,9 @@ describe('inv-02 ready', () => {
       })
       vi.advanceTimersByTime(Handshake.readyRepeat)
       expect(parent.posted).toHaveLength(5)
+      const id = readyIdOf(parent)
       child.deliver({
-        data: hello,
+        data: { ...hello, id },
         source: parent as unknown as Window,
         origin: 'http://host.test',
         ports: [newPort()],
@@ -201,7 +206,59 @@ describe('inv-02 ready', () => {
   })
 })
 
+describe('inv-03 a hello names the document whose ready it answers', () => {
+  test('a hello with another document id, or none, is refused and uses up nothing; the right one is accepted', async () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const onRefuse = vi.fn()
+    const accepted = Handshake.accept({
+      channel: 'test',
+      window: child as unknown as Window,
+      readyTo: '*',
+      onRefuse,
+    })
+    const id = readyIdOf(parent)
+    const from = { source: parent as unknown as Window, origin: 'http://host.test' }
+    // The document before a reload, answered late; and a hello naming no document.
+    const stale = newPort()
+    child.deliver({ ...from, data: { ...hello, id: crypto.randomUUID() }, ports: [stale] })
+    child.deliver({ ...from, data: hello, ports: [newPort()] })
+    expect(onRefuse.mock.calls).toEqual([['document'], ['document']])
+    const port = newPort()
+    child.deliver({ ...from, data: { ...hello, id }, ports: [port] })
+    expect(await accepted).toEqual({ port, origin: 'http://host.test' })
+  })
+
+  test('without a ready (the secure frame), a hello names no document', async () => {
+    const parent = fakeWindow()
+    const child = fakeWindow(parent)
+    const accepted = Handshake.accept({ channel: 'test', window: child as unknown as Window })
+    const port = newPort()
+    child.deliver({
+      source: parent as unknown as Window,
+      origin: 'http://w.test',
+      data: hello,
+      ports: [port],
+    })
+    expect((await accepted).port).toBe(port)
+  })
+})
+
 describe('inv-02 connect', () => {
+  test('the hello carries the id it is given: the document it is for', () => {
+    const target = fakeWindow()
+    const id = crypto.randomUUID()
+    void Handshake.connect({
+      target: target as unknown as Window,
+      origin: 'http://widget.test',
+      channel: 'test',
+      id,
+      timeout: 1,
+    }).catch(() => {})
+    expect(target.posted[0]?.data).toEqual({ porthole: 1, kind: 'hello', channel: 'test', id })
+    ports.push(target.posted[0]?.ports[0] as MessagePort)
+  })
+
   test('posts the hello to the exact origin, never *, and resolves on welcome', async () => {
     const target = fakeWindow()
     const connected = Handshake.connect({

@@ -2,8 +2,8 @@
  * The handshake of DESIGN.md section 3. The child says it is listening (a
  * `ready` with nothing in it but the channel's name and a random name for its
  * document, repeated until a hello comes); the parent posts a
- * `MessagePort` to the child's exact origin; the child accepts one hello,
- * from `window.parent` only, learns the parent's origin from the
+ * `MessagePort` to the child's exact origin, in a hello naming that document;
+ * the child accepts one hello, for itself and from `window.parent` only, learns the parent's origin from the
  * browser-supplied `event.origin`, and from then on both sides talk only over
  * the port. Nothing carrying data is ever posted with target origin '*'.
  */
@@ -29,6 +29,8 @@ export type ConnectParameters = {
   /** The channel's name; both sides must agree. */
   channel: string
   timeout?: number | undefined
+  /** The id of the child document's ready: only that document takes the hello. */
+  id?: string | undefined
 }
 
 /**
@@ -38,7 +40,7 @@ export type ConnectParameters = {
  * after the frame's `load` event. Each document makes a new port.
  */
 export function connect(parameters: ConnectParameters): Promise<MessagePort> {
-  const { target, origin, channel, timeout = iframeLoadTimeout } = parameters
+  const { target, origin, channel, timeout = iframeLoadTimeout, id } = parameters
   // The hello carries the port: it goes to one exact origin, never to '*' (SECURITY.md 2).
   if (origin !== new URL(origin).origin) throw new TypeError(`Not an exact origin: ${origin}`)
   const { port1, port2 } = new MessageChannel()
@@ -54,7 +56,7 @@ export function connect(parameters: ConnectParameters): Promise<MessagePort> {
       port1.onmessage = null
       resolve(port1)
     }
-    target.postMessage({ porthole: version, kind: 'hello', channel }, origin, [port2])
+    target.postMessage({ porthole: version, kind: 'hello', channel, id }, origin, [port2])
   })
 }
 
@@ -91,14 +93,19 @@ export function accept(parameters: AcceptParameters): Promise<Accepted> {
   const source = parameters.source ?? self.parent
   let accepted = false
   let stop = () => {}
+  // Names this document in its ready; a hello for another (the one before a
+  // reload, answered late) is refused and uses up nothing (red team).
+  const id = readyTo && source && source !== self ? crypto.randomUUID() : undefined
   return new Promise<Accepted>((resolve) => {
     self.addEventListener('message', (event: MessageEvent) => {
       const refuse = (reason: string) => {
         onRefuse?.(reason)
         for (const port of event.ports) port.close()
       }
-      if (!parseHello(event.data, channel)) return onRefuse?.('malformed')
+      const hello = parseHello(event.data, channel)
+      if (!hello) return onRefuse?.('malformed')
       if (source === self || event.source !== source) return refuse('source')
+      if (hello.id !== id) return refuse('document')
       if (accepted) return refuse('second handshake')
       if (event.origin === 'null' || !isAllowedOrigin(event.origin)) return refuse('origin')
       const [port] = event.ports
@@ -110,8 +117,7 @@ export function accept(parameters: AcceptParameters): Promise<Accepted> {
     })
     // Not from a top-level page. A ready carries only the channel's name (a
     // constant of the code) and a random id, so it may go to '*' (SECURITY.md 2).
-    if (!readyTo || !source || source === self) return
-    const id = crypto.randomUUID()
+    if (!id || !readyTo) return
     const post = () =>
       source.postMessage({ porthole: version, kind: 'ready', channel, id }, readyTo)
     post()

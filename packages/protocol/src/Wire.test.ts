@@ -76,12 +76,13 @@ describe('parseHello', () => {
     expect(parseWelcome({ porthole: 1, kind: 'hello', channel: 'a' }, 'a')).toBeUndefined()
   })
 
-  test('a ready needs its document id (a UUID); a hello or welcome has none', () => {
+  test('a ready needs its document id (a UUID); a hello or welcome may name one', () => {
     const id = crypto.randomUUID()
     expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a', id }, 'a')?.id).toBe(id)
     expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a' }, 'a')).toBeUndefined()
     expect(parseReady({ porthole: 1, kind: 'ready', channel: 'a', id: 'x' }, 'a')).toBeUndefined()
-    expect(parseHello({ porthole: 1, kind: 'hello', channel: 'a', id }, 'a')).toBeUndefined()
+    expect(parseHello({ porthole: 1, kind: 'hello', channel: 'a', id }, 'a')?.id).toBe(id)
+    expect(parseHello({ porthole: 1, kind: 'hello', channel: 'a', id: 'x' }, 'a')).toBeUndefined()
   })
 
   test.each([

@@ -13,8 +13,9 @@ export type Response =
   | { porthole: 1; kind: 'res'; id: string; ok: false; error: RpcErrorShape }
 export type Event = { porthole: 1; kind: 'evt'; name: string; data?: unknown }
 export type Cancel = { porthole: 1; kind: 'cancel'; id: string }
-export type Hello = { porthole: 1; kind: 'hello'; channel: string }
-export type Welcome = { porthole: 1; kind: 'welcome'; channel: string }
+/** `id`: the child document's, from its ready; that document takes no other hello. */
+export type Hello = { porthole: 1; kind: 'hello'; channel: string; id?: string | undefined }
+export type Welcome = { porthole: 1; kind: 'welcome'; channel: string; id?: string | undefined }
 /** `id` names the child's document: it repeats its ready until a hello comes. */
 export type Ready = { porthole: 1; kind: 'ready'; channel: string; id: string }
 export type Message = Request | Response | Event | Cancel
@@ -89,13 +90,13 @@ function parseHandshake<kind extends 'hello' | 'welcome' | 'ready'>(
   value: unknown,
   channel: string,
 ): (Hello | Welcome | Ready) | undefined {
-  // Only a ready has an id, and must.
+  // Any may name the child's document; a ready must.
   if (!hasKeys(value, ['porthole', 'kind', 'channel'], ['id'])) return undefined
   const fields = value as Fields
   return fields.porthole === version &&
     fields.kind === kind &&
     fields.channel === channel &&
-    (kind === 'ready' ? isId(fields.id) : !('id' in fields))
+    (fields.id === undefined ? kind !== 'ready' : isId(fields.id))
     ? (value as Hello | Welcome | Ready)
     : undefined
 }

@@ -43,5 +43,5 @@ export const Message = z.union([Request, Response, Event, Cancel])
 
 export const handshake = (kind: 'hello' | 'welcome' | 'ready', channel: string) => {
   const fields = { porthole, kind: z.literal(kind), channel: z.literal(channel) }
-  return kind === 'ready' ? z.strictObject({ ...fields, id }) : z.strictObject(fields)
+  return z.strictObject({ ...fields, id: kind === 'ready' ? id : z.optional(id) })
 }
