@@ -1,5 +1,5 @@
 /** Shared e2e helpers: the demo host, the widget frame, and the host-visible state. */
-import { expect, type FrameLocator, type Page } from '@playwright/test'
+import { expect, type Frame, type FrameLocator, type Page } from '@playwright/test'
 import { origins } from '@porthole/dev-stack/stack'
 
 export { origins }
@@ -16,7 +16,11 @@ export type HostState = {
 }
 
 type WalletWindow = Window & {
-  Wallet?: { getState(): HostState; open(options?: { view?: string }): Promise<void> }
+  Wallet?: {
+    getState(): HostState
+    open(options?: { view?: string }): Promise<void>
+    provider: { request(args: { method: string }): Promise<unknown> }
+  }
 }
 
 /** Opens the demo host (on `origin`, for `projectId`) and waits until `window.Wallet` is ready. */
@@ -36,6 +40,32 @@ export async function openHost(
 /** The widget iframe, located as a user would by its accessible title. */
 export const widget = (page: Page): FrameLocator =>
   page.frameLocator('iframe[title="Porthole wallet"]')
+
+/** Serves `html` as the widget's document (loader.js still comes from the widget origin). */
+export async function routeWidget(page: Page, html: string): Promise<void> {
+  await page.route(
+    (url) => url.origin === origins.widget && url.pathname === '/',
+    (route) => route.fulfill({ contentType: 'text/html', body: html }),
+  )
+}
+
+/** The widget's frame (a stand-in served by `routeWidget`, say): a new one after each reload. */
+export function widgetFrame(page: Page): Frame {
+  const found = page.frames().find((frame) => frame.url().startsWith(`${origins.widget}/?`))
+  if (!found) throw new Error('The widget frame is missing.')
+  return found
+}
+
+/** Resolves once the widget (or its stand-in, on anvil's chain) answers through a completed handshake. */
+export async function handshaken(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as WalletWindow).Wallet?.provider.request({ method: 'eth_chainId' }),
+      ),
+    )
+    .toBe('0x7a69')
+}
 
 /**
  * Checks that a page's window messages (`{ origin, data }`) were the widget's

@@ -6,7 +6,13 @@
  * widget can misbehave: never answer, reload, raise alerts, open by itself.
  */
 import { expect, type Page, test } from '@playwright/test'
-import { expectFrameHidden, expectFrameShown } from './fixtures.ts'
+import {
+  expectFrameHidden,
+  expectFrameShown,
+  handshaken,
+  routeWidget,
+  widgetFrame,
+} from './fixtures.ts'
 
 const demo = 'http://127.0.0.1:5170'
 const widgetOrigin = 'http://widget.localhost:5171'
@@ -313,37 +319,11 @@ document.querySelector('button').onclick = () => setOpen(false)
 parent.postMessage({ porthole: 1, kind: 'ready', channel, id: crypto.randomUUID() }, '*')
 </script></body></html>`
 
-/** Serves `html` as the widget document (loader.js still comes from the widget origin). */
-async function routeWidget(page: Page, html = standIn) {
-  await page.route(
-    (url) => url.origin === widgetOrigin && url.pathname === '/',
-    (route) => route.fulfill({ contentType: 'text/html', body: html }),
-  )
-}
-
-/** The stand-in widget's frame (a new one after each reload). */
-function stub(page: Page) {
-  const found = page.frames().find((frame) => frame.url().startsWith(widgetOrigin))
-  if (!found) throw new Error('The widget frame is missing.')
-  return found
-}
-
-/** Resolves once the stand-in widget answers through a completed handshake. */
-async function handshaken(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        (window as unknown as Scope).Wallet.provider.request({ method: 'eth_chainId' }),
-      ),
-    )
-    .toBe('0x7a69')
-}
-
 const requestsSeen = (page: Page) =>
-  stub(page).evaluate(() => (window as unknown as Scope).stub.requests.length)
+  widgetFrame(page).evaluate(() => (window as unknown as Scope).stub.requests.length)
 
 const hang = (page: Page) =>
-  stub(page).evaluate(() => {
+  widgetFrame(page).evaluate(() => {
     ;(window as unknown as Scope).stub.hang = true
   })
 
@@ -364,7 +344,7 @@ test.describe('loader with a stand-in widget', () => {
   test('calls queued on the README stub before loader.js ran are replayed, then porthole:ready fires', async ({
     page,
   }) => {
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     // What a site runs before the async loader arrives (README: the queue way).
     await page.addInitScript(() => {
       const scope = window as unknown as {
@@ -398,7 +378,7 @@ test.describe('loader with a stand-in widget', () => {
     page,
   }) => {
     const messages = portholeConsole(page)
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await openDemo(page)
 
     // Loaded twice: the first wallet and its frame stay.
@@ -454,10 +434,10 @@ test.describe('loader with a stand-in widget', () => {
 
   test('each alert of the widget logs one warning for the developer', async ({ page }) => {
     const messages = portholeConsole(page)
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await openDemo(page)
     await handshaken(page)
-    await stub(page).evaluate(() =>
+    await widgetFrame(page).evaluate(() =>
       (window as unknown as Scope).stub.emit('alert', {
         code: 'UNVERIFIED_DOMAIN',
         message: 'This domain is not verified.',
@@ -471,11 +451,11 @@ test.describe('loader with a stand-in widget', () => {
   test('the widget opening by itself reveals the frame; its own close hides it', async ({
     page,
   }) => {
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await openDemo(page)
     await handshaken(page)
     await connectButton(page).focus()
-    await stub(page).evaluate(() => (window as unknown as Scope).stub.setOpen(true))
+    await widgetFrame(page).evaluate(() => (window as unknown as Scope).stub.setOpen(true))
     await expectFrameShown(page)
     await expect(frame(page)).toBeFocused()
     await expect(page.locator('html')).toHaveCSS('overflow', 'hidden')
@@ -502,7 +482,7 @@ test.describe('loader with a stand-in widget', () => {
   test('a reload of the widget makes a new channel; what was pending on the old one rejects', async ({
     page,
   }) => {
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await openDemo(page)
     await handshaken(page)
     const seen = await requestsSeen(page)
@@ -525,7 +505,7 @@ test.describe('loader with a stand-in widget', () => {
     await routeWidget(page, standIn.replace('<body>', '<body><img src="/never.png" alt="">'))
     await openDemo(page)
     await handshaken(page)
-    expect(await stub(page).evaluate(() => document.readyState)).not.toBe('complete')
+    expect(await widgetFrame(page).evaluate(() => document.readyState)).not.toBe('complete')
   })
 
   test('inv-03 a ready from any other window or origin starts no handshake: the live channel stays', async ({
@@ -536,7 +516,7 @@ test.describe('loader with a stand-in widget', () => {
       addEventListener('message', (event) => { if (event.data?.kind === 'hello') window.hellos++ })
       parent.postMessage({ porthole: 1, kind: 'ready', channel: 'porthole:host-widget', id: crypto.randomUUID() }, '*')
     </script>`
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await page.route(`${widgetOrigin}/sibling`, (route) =>
       route.fulfill({ contentType: 'text/html', body: sibling }),
     )
@@ -559,7 +539,7 @@ test.describe('loader with a stand-in widget', () => {
       { src: `${widgetOrigin}/sibling`, srcdoc: sibling },
     )
     const siblings = () =>
-      page.frames().filter((frame) => frame !== page.mainFrame() && frame !== stub(page))
+      page.frames().filter((frame) => frame !== page.mainFrame() && frame !== widgetFrame(page))
     await expect.poll(() => siblings().length).toBe(2)
     for (const frame of siblings())
       await frame.waitForFunction(() => document.readyState === 'complete')
@@ -571,7 +551,7 @@ test.describe('loader with a stand-in widget', () => {
   })
 
   test('a frame removed by the page rejects what waits on it', async ({ page }) => {
-    await routeWidget(page)
+    await routeWidget(page, standIn)
     await openDemo(page)
     await handshaken(page)
     await hang(page)

@@ -7,7 +7,16 @@
  * destroyed wallet.
  */
 import { expect, type Page, test } from '@playwright/test'
-import { expectOnlyReadies, hostState, openHost, openModal, origins } from '../fixtures.ts'
+import {
+  expectOnlyReadies,
+  handshaken,
+  hostState,
+  openHost,
+  openModal,
+  origins,
+  routeWidget,
+  widgetFrame,
+} from '../fixtures.ts'
 
 const demo = origins.demo
 const widgetOrigin = origins.widget
@@ -70,13 +79,6 @@ addEventListener('message', (event) => { if (event.data?.kind === 'hello') { win
 try { ${target}.postMessage(${JSON.stringify(ready)}, '*') } catch {}
 </script>`
 
-async function routeWidget(page: Page, html = standIn()) {
-  await page.route(
-    (url) => url.origin === widgetOrigin && url.pathname === '/',
-    (route) => route.fulfill({ contentType: 'text/html', body: html }),
-  )
-}
-
 /** Serves `html` at `url` for every page of the context (frames and popups). */
 const serve = (page: Page, url: string, html: string) =>
   page.context().route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }))
@@ -88,27 +90,11 @@ async function openDemo(page: Page) {
   )
 }
 
-const stub = (page: Page) => {
-  const found = page.frames().find((frame) => frame.url().startsWith(`${widgetOrigin}/?`))
-  if (!found) throw new Error('no widget frame')
-  return found
-}
-
 /** The demo host, its frame started (2 s), then how open() settled within 10 s. */
 async function openAfterStart(page: Page): Promise<string> {
   await openHost(page)
   await page.waitForTimeout(2_000)
   return (await settle(page, 'open', 10_000)).outcome
-}
-
-async function handshaken(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        (window as unknown as Scope).Wallet.provider.request({ method: 'eth_chainId' }),
-      ),
-    )
-    .toBe('0x7a69')
 }
 
 /** How a call made in the page settled, and when (ms), within `limit` ms. */
@@ -155,12 +141,12 @@ test.describe('inv-03 the ready handshake', () => {
     await page.evaluate((src) => void window.open(src), `${widgetOrigin}/redteam-popup`)
     const popup = await popupPromise
     await popup.waitForLoadState()
-    const nested = () => stub(page).childFrames()
+    const nested = () => widgetFrame(page).childFrames()
     await expect.poll(() => nested().length).toBe(2)
     for (const frame of nested()) await frame.waitForLoadState()
     await page.waitForTimeout(1_000)
     await handshaken(page)
-    expect(await stub(page).evaluate(() => (window as unknown as Scope).hellos)).toBe(1)
+    expect(await widgetFrame(page).evaluate(() => (window as unknown as Scope).hellos)).toBe(1)
     for (const frame of nested())
       expect(await frame.evaluate(() => (window as unknown as Scope).hellos)).toBe(0)
     expect(await popup.evaluate(() => (window as unknown as Scope).hellos)).toBe(0)
@@ -180,7 +166,7 @@ test.describe('inv-03 the ready handshake', () => {
     await openDemo(page)
     await handshaken(page)
     for (let round = 0; round < 5; round++) {
-      await stub(page).evaluate(() => (window as unknown as { leave(): void }).leave())
+      await widgetFrame(page).evaluate(() => (window as unknown as { leave(): void }).leave())
       await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${evil}/`))).toBe(true)
       await page.waitForTimeout(1_000)
       const frame = page.frames().find((f) => f.url().startsWith(`${evil}/`))
@@ -257,7 +243,7 @@ test.describe('inv-03 the ready handshake', () => {
     await openDemo(page)
     await handshaken(page)
     await page.waitForTimeout(600)
-    expect(await stub(page).evaluate(() => (window as unknown as Scope).hellos)).toBe(1)
+    expect(await widgetFrame(page).evaluate(() => (window as unknown as Scope).hellos)).toBe(1)
     expect((await settle(page, 'open', 5_000)).outcome).toBe('resolved')
     await handshaken(page)
   })
@@ -301,7 +287,7 @@ test.describe('inv-03 the ready handshake', () => {
   test('A8 destroy(): the message listener, and a frame put back after destroy', async ({
     page,
   }) => {
-    await routeWidget(page)
+    await routeWidget(page, standIn())
     await openDemo(page)
     await handshaken(page)
     const cdp = await page.context().newCDPSession(page)

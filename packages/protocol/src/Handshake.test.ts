@@ -155,7 +155,7 @@ describe('inv-02 ready', () => {
       vi.advanceTimersByTime(Handshake.readyRepeat * 3)
       expect(parent.posted).toHaveLength(4)
       expect(new Set(parent.posted.map(({ data }) => JSON.stringify(data))).size).toBe(1)
-      // A refused hello (another origin than allowed: here, the wrong source) does not stop it.
+      // A refused hello (here, from another window than the parent) does not stop it.
       child.deliver({
         data: hello,
         source: fakeWindow() as unknown as Window,

@@ -1,11 +1,11 @@
 /**
  * The handshake of DESIGN.md section 3. The child says it is listening (a
  * `ready` with nothing in it but the channel's name and a random name for its
- * document, repeated until a hello comes); the parent posts a
- * `MessagePort` to the child's exact origin, in a hello naming that document;
- * the child accepts one hello, for itself and from `window.parent` only, learns the parent's origin from the
- * browser-supplied `event.origin`, and from then on both sides talk only over
- * the port. Nothing carrying data is ever posted with target origin '*'.
+ * document, repeated until a hello comes); the parent posts a `MessagePort`
+ * to the child's exact origin, in a hello naming that document; the child
+ * accepts one hello, for itself and from `window.parent` only, learns the
+ * parent's origin from the browser-supplied `event.origin`, and from then on
+ * both sides talk only over the port. Nothing carrying data is ever posted with target origin '*'.
  */
 import { iframeLoadTimeout } from './Constants.js'
 import { TimeoutError, TimeoutReason } from './Errors.js'
