@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import tailwindcss from '@tailwindcss/vite'
 import { playwright } from '@vitest/browser-playwright'
+import { defaultClientConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 import { reactAliases } from './apps/widget/preact.ts'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
@@ -14,6 +15,17 @@ const devBuildEnv = {
   VITE_WALLETCONNECT_RELAY_URL: relayUrl,
   VITE_WIDGET_ORIGIN: origins.widget,
 }
+
+/** Vitest's browser mode in the Chromium the e2e tests use (a new object per project: Vitest names its instances). */
+const chromium = () => ({
+  enabled: true,
+  headless: true,
+  provider: playwright({
+    launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+  }),
+  instances: [{ browser: 'chromium' as const }],
+  screenshotFailures: false,
+})
 
 export default defineConfig({
   test: {
@@ -85,14 +97,19 @@ export default defineConfig({
                 return response.text()
               },
             },
-            enabled: true,
-            headless: true,
-            provider: playwright({
-              launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
-            }),
-            instances: [{ browser: 'chromium' }],
-            screenshotFailures: false,
+            ...chromium(),
           },
+        },
+      },
+      {
+        // @porthole/react against real React (no Preact alias), the loader from its source.
+        resolve: { conditions: ['@porthole/source', ...defaultClientConditions] },
+        optimizeDeps: { include: ['react', 'react-dom/client', 'vitest-browser-react'] },
+        test: {
+          name: 'react',
+          root: 'packages/react',
+          include: ['src/**/*.test.tsx'],
+          browser: chromium(),
         },
       },
       {

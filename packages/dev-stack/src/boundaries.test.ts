@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..', '..')
 const workspaces = ['apps/api', 'apps/demo', 'apps/secure-frame', 'apps/widget']
-  .concat(['packages/chains', 'packages/loader', 'packages/protocol'])
+  .concat(['packages/chains', 'packages/loader', 'packages/protocol', 'packages/react'])
   .map((workspace) => join(root, workspace))
 
 /** Every TypeScript file under `directory` (none when it does not exist). */

@@ -36,6 +36,7 @@ const checked = [
   'packages/dev-stack/src',
   'packages/loader/src',
   'packages/protocol/src',
+  'packages/react/src',
 ]
 
 /** Every TypeScript file under `directory` that is not a test. */

@@ -16,6 +16,8 @@ export const ports = {
   farcaster: 5178,
   /** e2e only: the demo host again, on another port of 127.0.0.1: another origin on the same site. */
   demoSameSite: 5180,
+  /** e2e only: the app built outside the workspace from the packed packages (e2e/outside-app.spec.ts). */
+  outsideApp: 5181,
   anvil: 8545,
   /** The local Solana node (solanaNode.ts): JSON-RPC here, its WebSocket on the next port, as solana-test-validator's. */
   solana: 8899,

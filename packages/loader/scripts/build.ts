@@ -2,17 +2,21 @@
  * Builds the loader with esbuild: `dist/loader.js` (the script-tag IIFE),
  * `dist/loader-solana.js` (the Solana bridge, an ES module the first script
  * imports only when the page uses the Wallet Standard; served beside
- * `loader.js`) and `dist/index.js` (ESM). The builders are also used
+ * `loader.js`), `dist/index.js` (ESM, for `import { createWallet } from
+ * '@porthole/loader'`) with its types `dist/index.d.ts` (the protocol's types
+ * inlined: the package depends on nothing unpublished) and `dist/global.d.ts`
+ * (`window.Wallet` and its events). The builders are also used
  * in-process by the tests. esbuild bundles; terser then minifies the two
  * scripts a host page downloads again (its passes save ~250 B brotli on
  * `loader.js`, what keeps it within 5 KB).
  *
  *   npm run build -w @porthole/loader
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { generateDtsBundle } from 'dts-bundle-generator'
 import { type BuildOptions, build, type Metafile } from 'esbuild'
 import { minify } from 'terser'
 
@@ -93,6 +97,29 @@ export const buildSolana = ({ write = false } = {}) => run(solanaOptions, write,
 /** Builds `index.js`; unless `write` is true its text is returned instead of written. */
 export const buildIndex = ({ write = false } = {}) => run(indexOptions, write, false)
 
+/**
+ * `dist/index.d.ts`: the public types in one file, the protocol's inlined
+ * (tsconfig.dts.json maps its imports to its source), and `dist/global.d.ts`
+ * copied from `src/global.d.ts`. Returns the declarations.
+ */
+export function buildTypes({ write = false } = {}): string {
+  const [types = ''] = generateDtsBundle(
+    [
+      {
+        filePath: `${root}/src/index.ts`,
+        output: { exportReferencedTypes: false, noBanner: true },
+      },
+    ],
+    { preferredConfigPath: `${root}/tsconfig.dts.json` },
+  )
+  if (write) {
+    mkdirSync(`${root}/dist`, { recursive: true })
+    writeFileSync(`${root}/dist/index.d.ts`, types)
+    copyFileSync(`${root}/src/global.d.ts`, `${root}/dist/global.d.ts`)
+  }
+  return types
+}
+
 /** Raw, gzip (level 9) and brotli (quality 11) sizes in bytes. */
 export function sizes(text: string | Uint8Array) {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text
@@ -109,6 +136,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     buildSolana({ write: true }),
     buildIndex({ write: true }),
   ])
+  buildTypes({ write: true })
   for (const file of [loaderOptions.outfile, solanaOptions.outfile, indexOptions.outfile]) {
     const { raw, gzip, brotli } = sizes(readFileSync(`${root}/${file}`))
     process.stdout.write(`${file}: ${raw} B, gzip ${gzip} B, brotli ${brotli} B\n`)

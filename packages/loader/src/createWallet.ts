@@ -16,7 +16,7 @@ import {
   TimeoutReason,
 } from '@porthole/protocol/Errors'
 import * as Handshake from '@porthole/protocol/Handshake'
-import type { HostSpec, StandardWalletRequest, State, WidgetSpec } from '@porthole/protocol/Host'
+import type { HostSpec, StandardWalletRequest, WidgetSpec } from '@porthole/protocol/Host'
 import {
   channel as channelName,
   initialState,
@@ -26,7 +26,7 @@ import {
   parseProviderEvent,
   parseState,
 } from '@porthole/protocol/HostGuards'
-import type { Theme, View } from '@porthole/protocol/Views'
+import type { State, Theme, View } from '@porthole/protocol/Views'
 import { parseReady } from '@porthole/protocol/Wire'
 import { announce, toDetail } from './internal/eip6963.js'
 import { discoverHostWallets } from './internal/hostWallets.js'

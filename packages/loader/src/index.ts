@@ -1,6 +1,10 @@
+/** The state `getState()` returns before the widget has said anything (frozen). */
+export { initialState } from '@porthole/protocol/HostGuards'
+export type { Session } from '@porthole/protocol/Views'
 export type {
   CreateWalletParameters,
   OpenOptions,
+  SiwxConfig,
   State,
   Theme,
   View,

@@ -24,7 +24,14 @@ import {
   standardRequestFeatures,
   viewPattern,
 } from './HostGuards.js'
-import { connectionStatuses, themes, type View, views } from './Views.js'
+import {
+  connectionStatuses,
+  type Session as SessionType,
+  type State as StateType,
+  themes,
+  type View,
+  views,
+} from './Views.js'
 import { z } from './zod.js'
 
 export { channel, initialState, standardFeatures }
@@ -39,14 +46,20 @@ const icon = z.union([
   z.string().check(z.maxLength(maxIconLength), z.regex(/^data:image\//)),
 ])
 
+/**
+ * `Session` and `State` are plain types in Views.ts (zod-free, so the loader's
+ * published declarations need no zod); `SchemasAgree` below keeps each equal
+ * to what its schema parses.
+ */
+export type Session = SessionType
 export const Session = z.strictObject({
   data: z.record(z.string(), z.unknown()),
   message: long,
   signature: long,
   cacao: z.optional(z.unknown()),
 })
-export type Session = z.infer<typeof Session>
 
+export type State = StateType
 export const State = z.strictObject({
   open: z.boolean(),
   view: z.custom<View>((value) => typeof value === 'string' && viewPattern.test(value)),
@@ -57,7 +70,15 @@ export const State = z.strictObject({
   connector: z.nullable(short),
   session: z.nullable(Session),
 })
-export type State = z.infer<typeof State>
+
+/** `true` only when `a` and `b` are the same type; `Assert` of anything else is a type error. */
+type Same<a, b> = [a] extends [b] ? ([b] extends [a] ? true : false) : false
+type Assert<condition extends true> = condition
+/** Compiles only while `Session` and `State` equal what their schemas parse. */
+export type SchemasAgree = [
+  Assert<Same<Session, z.infer<typeof Session>>>,
+  Assert<Same<State, z.infer<typeof State>>>,
+]
 
 export const ProviderEvent = z.strictObject({
   event: z.enum(providerEvents),

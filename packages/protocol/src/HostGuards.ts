@@ -4,15 +4,8 @@
  * on anything the schema refuses.
  */
 import { caip2Pattern, caip10Pattern } from './Caip.js'
-import type {
-  Alert,
-  HostWalletRequest,
-  ProviderEvent,
-  Session,
-  StandardWalletRequest,
-  State,
-} from './Host.js'
-import { connectionStatuses } from './Views.js'
+import type { Alert, HostWalletRequest, ProviderEvent, StandardWalletRequest } from './Host.js'
+import { connectionStatuses, type Session, type State } from './Views.js'
 import { hasKeys } from './Wire.js'
 
 /** The host ↔ widget channel's name (re-exported by `Host.ts`). */

@@ -40,3 +40,30 @@ export const connectionStatuses = [
   'reconnecting',
 ] as const
 export type ConnectionStatus = (typeof connectionStatuses)[number]
+
+/** A sign-in session as the host sees it (`State['session']`). */
+export type Session = {
+  data: Record<string, unknown>
+  message: string
+  signature: string
+  cacao?: unknown
+}
+
+/**
+ * What the widget tells the host of the modal and the connection (the
+ * `state` event). Written out here, beside no schema, so the loader's
+ * published types need no zod; Host.ts's schema is checked against it.
+ */
+export type State = {
+  open: boolean
+  view: View
+  status: ConnectionStatus
+  /** CAIP-10: `eip155:1:0x…` or `solana:…:…`. */
+  caipAddress: string | null
+  address: string | null
+  /** CAIP-2, e.g. `eip155:1`. */
+  chainId: string | null
+  /** The connector's id, e.g. an EIP-6963 rdns. */
+  connector: string | null
+  session: Session | null
+}

@@ -1,0 +1,6 @@
+export {
+  ConnectButton,
+  type ConnectButtonProps,
+  defaultNetworkName,
+} from './ConnectButton.js'
+export { type UseWalletResult, useWallet } from './useWallet.js'
