@@ -1,13 +1,18 @@
 /**
- * PORTHOLE_ENV=production at start-up, in real API processes: each
- * development setting refused with one line, a good configuration started.
+ * PORTHOLE_ENV=production at start-up, in real API processes run as in
+ * production: the built JavaScript (`node dist/server.js`, no tsx; built here
+ * by scripts/build-servers.ts). Each development setting refused with one
+ * line, a good configuration started.
  * Its own file so Vitest runs it beside the crash and replica tests of
  * `server.test.ts`, not after them.
  */
+
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { buildServer } from '../../../scripts/build-servers.ts'
 import {
   baseEnv,
   freePort,
@@ -19,7 +24,10 @@ import {
 
 describe('PORTHOLE_ENV=production refuses development settings at start-up, one line each', () => {
   const key = Buffer.alloc(32, 7).toString('base64')
-  /** A production start that works: a real key, no outbox, the dev project not seeded. */
+  /**
+   * A production start that works: a real key, no outbox, the dev project not
+   * seeded, and every public URL and upstream set, in https.
+   */
   const production = {
     PORTHOLE_ENV: 'production',
     SHARE_ENCRYPTION_KEY: key,
@@ -27,21 +35,28 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     DEV_OUTBOX: '',
     SMTP_URL: '',
     SEED_DEV_PROJECT: '',
+    PUBLIC_API_URL: 'https://api.porthole.example',
+    WIDGET_ORIGIN: 'https://widget.porthole.example',
+    SECURE_FRAME_ORIGIN: 'https://secure.porthole.example',
+    CORS_ORIGINS: 'https://widget.porthole.example,https://secure.porthole.example',
+    RPC_UPSTREAMS: '{"eip155:1":"https://rpc.porthole.example"}',
+    MAIL_FROM: 'Porthole <login@porthole.example>',
   }
+  const https =
+    'must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)'
   /** A production API answers only its own names (SECURITY.md 25): 127.0.0.1 on a port chosen ahead, listed. */
   const startProduction = async (env: Record<string, string>) => {
     const port = await freePort()
-    return startApiProcess({
-      ...production,
-      ...env,
-      PORT: String(port),
-      API_HOSTS: `127.0.0.1:${port}`,
-    })
+    return startApiProcess(
+      { ...production, ...env, PORT: String(port), API_HOSTS: `127.0.0.1:${port}` },
+      { built: true },
+    )
   }
   let dir: string
   beforeAll(async () => {
     dir = join(await mkdtemp(join(tmpdir(), 'porthole-production-')), 'data')
-  })
+    await buildServer('api')
+  }, 60_000)
   afterAll(async () => {
     if (dir) await rm(join(dir, '..'), { recursive: true, force: true })
   })
@@ -59,16 +74,55 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
       { DEV_OUTBOX: 'true' },
       'PORTHOLE_ENV=production: DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)',
     ],
+    [
+      { PUBLIC_API_URL: '' },
+      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (unset, it is the dev stack's http://api.localhost:5173)",
+    ],
+    [
+      { WIDGET_ORIGIN: '' },
+      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (unset, it is the dev stack's http://widget.localhost:5171)",
+    ],
+    [
+      { SECURE_FRAME_ORIGIN: '' },
+      "PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be set (unset, it is the dev stack's http://secure.localhost:5172)",
+    ],
+    [
+      { CORS_ORIGINS: '' },
+      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (unset, it is the dev stack's widget and secure-frame origins)",
+    ],
+    [
+      { RPC_UPSTREAMS: '' },
+      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545)",
+    ],
+    [
+      { MAIL_FROM: '', SMTP_URL: 'smtp://mail.porthole.example:587' },
+      'PORTHOLE_ENV=production: MAIL_FROM must be set (unset, login codes would come from Porthole <no-reply@porthole.localhost>)',
+    ],
+    [
+      { PUBLIC_API_URL: 'http://api.porthole.example' },
+      `PORTHOLE_ENV=production: PUBLIC_API_URL ${https}`,
+    ],
+    [
+      { WIDGET_ORIGIN: 'http://widget.porthole.example' },
+      `PORTHOLE_ENV=production: WIDGET_ORIGIN ${https}`,
+    ],
+    [
+      { SECURE_FRAME_ORIGIN: 'http://10.0.0.7:5172' },
+      `PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN ${https}`,
+    ],
+    [
+      { CORS_ORIGINS: 'https://widget.porthole.example,http://secure.porthole.example' },
+      `PORTHOLE_ENV=production: CORS_ORIGINS ${https}`,
+    ],
   ])(
     '%j: exits 1 with the one line, before opening the database',
     async (env, line) => {
       // A data directory the refused start must not even create.
       const untouched = `${dir}-never`
-      const { code, stdout, stderr } = await runRefusedApiProcess({
-        ...production,
-        PGLITE_DIR: untouched,
-        ...env,
-      })
+      const { code, stdout, stderr } = await runRefusedApiProcess(
+        { ...production, PGLITE_DIR: untouched, ...env },
+        { built: true },
+      )
       expect(code).toBe(1)
       expect(stderr).toBe(`${line}\n`)
       expect(stdout).toBe('')
@@ -82,7 +136,7 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     const dev = await startApiProcess({ ...baseEnv, PGLITE_DIR: dir })
     await dev.stop()
 
-    const refused = await runRefusedApiProcess({ ...production, PGLITE_DIR: dir })
+    const refused = await runRefusedApiProcess({ ...production, PGLITE_DIR: dir }, { built: true })
     expect(refused.code).toBe(1)
     expect(refused.stderr).toBe(
       "PORTHOLE_ENV=production: SMTP_URL must be set (email login is on for project 'porthole-dev')\n",
@@ -108,7 +162,7 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
       expect((await fetch(`${api.url}/health`)).status).toBe(200)
       const { port } = new URL(api.url)
       expect(api.output()).toContain(
-        `Host names: api.localhost:5173, 127.0.0.1:${port}; any other Host gets 421`,
+        `Host names: api.porthole.example:443, 127.0.0.1:${port}; any other Host gets 421`,
       )
       // No loopback name but the one listed; no foreign name.
       expect(await statusWithHost(`${api.url}/health`, `localhost:${port}`)).toBe(421)
@@ -116,6 +170,15 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     } finally {
       await api.stop()
     }
+  }, 60_000)
+
+  test('the built CLI runs under node alone too', () => {
+    const out = execFileSync(process.execPath, ['dist/cli.js', 'list'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, PGLITE_DIR: 'memory://', DATABASE_URL: '' },
+      encoding: 'utf8',
+    })
+    expect(out).toBe('No projects.\n')
   }, 60_000)
 
   test('development allows all of it, with the warning about the key', async () => {

@@ -52,17 +52,21 @@ export type ApiProcess = {
   stop(): Promise<void>
 }
 
+/** How the API runs: its source through tsx, or (`built`) `node dist/server.js` as in production. */
+const serverArgs = (built: boolean) =>
+  built ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts']
+
 /**
- * Starts `src/server.ts` on a free port with `env` (PGLITE_DIR or
- * DATABASE_URL, …); resolves once it listens.
+ * Starts `src/server.ts` (or, `built`, `dist/server.js`) on a free port with
+ * `env` (PGLITE_DIR or DATABASE_URL, …); resolves once it listens.
  */
 export async function startApiProcess(
   env: Record<string, string>,
-  { timeoutMs = 60_000 } = {},
+  { timeoutMs = 60_000, built = false } = {},
 ): Promise<ApiProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }
   if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs(built), {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,11 +108,11 @@ export async function startApiProcess(
  */
 export async function runRefusedApiProcess(
   env: Record<string, string>,
-  { timeoutMs = 60_000 } = {},
+  { timeoutMs = 60_000, built = false } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }
   if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs(built), {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

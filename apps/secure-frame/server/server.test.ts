@@ -530,4 +530,21 @@ describe('main', () => {
       }
     },
   )
+
+  test('PORTHOLE_ENV=production refuses a plain-http public URL off loopback, one line each', () => {
+    const production = {
+      ...env,
+      PORTHOLE_ENV: 'production',
+      PUBLIC_API_URL: 'http://api.porthole.example',
+      WIDGET_ORIGIN: 'https://widget.porthole.example',
+      SECURE_FRAME_ORIGIN: 'http://secure.porthole.example',
+    }
+    const https =
+      'must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)'
+    expect(() => main(production)).toThrow(
+      new ConfigError(
+        `PORTHOLE_ENV=production: PUBLIC_API_URL ${https}\nPORTHOLE_ENV=production: SECURE_FRAME_ORIGIN ${https}`,
+      ),
+    )
+  })
 })

@@ -23,7 +23,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hostRuleOf, isOwnHost } from '@porthole/protocol/HostNames'
+import { hostRuleOf, isHttpsOrLoopback, isOwnHost } from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
 import { ConfigError, toError, UnknownProjectError } from '../src/lib/errors.js'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
@@ -301,6 +301,26 @@ export function main(env: NodeJS.ProcessEnv = process.env): Server {
   const portholeEnv = setting('PORTHOLE_ENV', 'development')
   if (portholeEnv !== 'development' && portholeEnv !== 'production')
     throw new ConfigError(`PORTHOLE_ENV '${portholeEnv}' must be development or production`)
+  // The browser-facing URLs: https, or plain http on a loopback name (tests).
+  // API_URL is this server's own way to the API (a private network may be http).
+  if (portholeEnv === 'production') {
+    const refused = (
+      [
+        ['PUBLIC_API_URL', publicApiUrl],
+        ['WIDGET_ORIGIN', widgetOrigin],
+        ['SECURE_FRAME_ORIGIN', origin],
+      ] as const
+    ).filter(([, url]) => !isHttpsOrLoopback(url))
+    if (refused.length > 0)
+      throw new ConfigError(
+        refused
+          .map(
+            ([name]) =>
+              `PORTHOLE_ENV=production: ${name} must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)`,
+          )
+          .join('\n'),
+      )
+  }
   const distDir = setting('DIST_DIR', defaultDistDir)
   const log = (line: string) => process.stderr.write(`${line}\n`)
   const server = createSecureFrameServer({
@@ -336,4 +356,13 @@ function isEntry(): boolean {
   }
 }
 
-if (isEntry()) main()
+if (isEntry()) {
+  try {
+    main()
+  } catch (error) {
+    // A bad setting: its line(s), no stack.
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`${error.shortMessage}\n`)
+    process.exit(1)
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hostNameOfUrl, hostRuleOf, isOwnHost, parseHost } from './HostNames.js'
+import { hostNameOfUrl, hostRuleOf, isHttpsOrLoopback, isOwnHost, parseHost } from './HostNames.js'
 
 describe('parseHost', () => {
   test.each([
@@ -81,5 +81,24 @@ describe('inv-25 isOwnHost', () => {
     expect(() =>
       hostRuleOf({ origin: 'http://a.example', extraHosts: ['a@b'], loopback: false }),
     ).toThrow(/host\[:port\]/)
+  })
+})
+
+describe('isHttpsOrLoopback', () => {
+  test.each([
+    ['https://api.porthole.example', true],
+    ['https://10.0.0.7:8443', true],
+    ['http://127.0.0.1:5173', true],
+    ['http://localhost', true],
+    ['http://[::1]:5172', true],
+    ['http://widget.localhost:5171', true],
+    ['http://api.porthole.example', false],
+    ['http://10.0.0.7:5172', false],
+    ['http://localhost.porthole.example', false],
+    ['http://127.0.0.1.nip.io', false],
+    ['ws://127.0.0.1:5174', false],
+    ['not a url', false],
+  ])('%s: %s', (url, fit) => {
+    expect(isHttpsOrLoopback(url)).toBe(fit)
   })
 })

@@ -25,6 +25,26 @@ export type HostRule = {
 /** The loopback names a development server answers on its own port. */
 export const loopbackHostnames = ['127.0.0.1', 'localhost', '[::1]'] as const
 
+/**
+ * Whether a public URL (or origin) is fit for production: https, or http on
+ * a loopback name (127.0.0.1, localhost, [::1], *.localhost), which only a
+ * test on this machine uses. Anything unparsable is not.
+ */
+export function isHttpsOrLoopback(url: string): boolean {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.protocol === 'https:') return true
+  const { hostname } = parsed
+  return (
+    parsed.protocol === 'http:' &&
+    ((loopbackHostnames as readonly string[]).includes(hostname) || hostname.endsWith('.localhost'))
+  )
+}
+
 /** The longest Host value looked at (a DNS name is at most 253 characters, plus a port). */
 const maxHostLength = 300
 

@@ -49,6 +49,13 @@ describe('configFromEnv', () => {
       farcasterRelayUrl: 'https://relay.farcaster.xyz',
       farcasterChain: 'eip155:10',
       farcasterIdRegistry: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
+      devDefaultsUsed: [
+        'PUBLIC_API_URL',
+        'WIDGET_ORIGIN',
+        'SECURE_FRAME_ORIGIN',
+        'CORS_ORIGINS',
+        'RPC_UPSTREAMS',
+      ],
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
   })
@@ -192,6 +199,7 @@ describe('configFromEnv', () => {
       farcasterRelayUrl: 'http://127.0.0.1:4100',
       farcasterChain: 'eip155:31337',
       farcasterIdRegistry: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      devDefaultsUsed: [],
     })
   })
 
@@ -239,7 +247,15 @@ describe('configFromEnv', () => {
   })
 
   test('production runs with a real key', () => {
-    const config = configFromEnv({ PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey })
+    const config = configFromEnv({
+      PORTHOLE_ENV: 'production',
+      SHARE_ENCRYPTION_KEY: currentKey,
+      PUBLIC_API_URL: 'https://api.porthole.example',
+      WIDGET_ORIGIN: 'https://widget.porthole.example',
+      SECURE_FRAME_ORIGIN: 'https://secure.porthole.example',
+      CORS_ORIGINS: 'https://widget.porthole.example',
+      RPC_UPSTREAMS: '{"eip155:1":"https://rpc.porthole.example"}',
+    })
     expect(config.shareEncryptionKeys).toEqual([
       { id: shareKeyId(Buffer.from(currentKey, 'base64')), key: currentKey },
     ])
@@ -428,7 +444,25 @@ describe('configFromEnv', () => {
 })
 
 describe('productionRefusals', () => {
-  const production = { PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey }
+  /** Every public URL and upstream set, in https. */
+  const deployed = {
+    PUBLIC_API_URL: 'https://api.porthole.example',
+    WIDGET_ORIGIN: 'https://widget.porthole.example',
+    SECURE_FRAME_ORIGIN: 'https://secure.porthole.example',
+    CORS_ORIGINS: 'https://widget.porthole.example,https://secure.porthole.example',
+    RPC_UPSTREAMS: '{"eip155:1":"https://rpc.porthole.example"}',
+  }
+  const production = { PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey, ...deployed }
+
+  test('takes https, and plain http on loopback names only (tests on this machine)', () => {
+    const local = {
+      PUBLIC_API_URL: 'http://127.0.0.1:5173',
+      WIDGET_ORIGIN: 'http://widget.localhost:5171',
+      SECURE_FRAME_ORIGIN: 'http://[::1]:5172',
+      CORS_ORIGINS: 'http://localhost:5171,https://secure.porthole.example',
+    }
+    expect(productionRefusals(configFromEnv({ ...production, ...local }))).toEqual([])
+  })
 
   test('refuses nothing in development, whatever is set', () => {
     expect(
@@ -459,18 +493,41 @@ describe('productionRefusals', () => {
       { DEV_OUTBOX: 'true' },
       'PORTHOLE_ENV=production: DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)',
     ],
+    [
+      { RPC_UPSTREAMS: '' },
+      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545)",
+    ],
+    [
+      { PUBLIC_API_URL: 'http://api.porthole.example' },
+      'PORTHOLE_ENV=production: PUBLIC_API_URL must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)',
+    ],
+    [
+      { CORS_ORIGINS: 'https://widget.porthole.example,http://[2001:db8::1]:8080' },
+      'PORTHOLE_ENV=production: CORS_ORIGINS must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)',
+    ],
   ])('%j: one line naming the variable', (env, line) => {
     expect(productionRefusals(configFromEnv({ ...production, ...env }))).toEqual([line])
   })
 
   test('names every refused setting, one line each', () => {
     const lines = productionRefusals(
-      configFromEnv({ PORTHOLE_ENV: 'production', SEED_DEV_PROJECT: 'true', DEV_OUTBOX: 'true' }),
+      configFromEnv({
+        PORTHOLE_ENV: 'production',
+        SEED_DEV_PROJECT: 'true',
+        DEV_OUTBOX: 'true',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      }),
     )
     expect(lines.map((line) => line.split(' ')[1])).toEqual([
       'SEED_DEV_PROJECT',
       'SHARE_ENCRYPTION_KEY',
       'DEV_OUTBOX',
+      'PUBLIC_API_URL',
+      'WIDGET_ORIGIN',
+      'SECURE_FRAME_ORIGIN',
+      'CORS_ORIGINS',
+      'RPC_UPSTREAMS',
+      'MAIL_FROM',
     ])
     for (const line of lines) expect(line).toMatch(/^PORTHOLE_ENV=production: [A-Z_]+ must /)
   })

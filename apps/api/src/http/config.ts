@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
-import { parseHost } from '@porthole/protocol/HostNames'
+import { isHttpsOrLoopback, parseHost } from '@porthole/protocol/HostNames'
 import { fitsChain, TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
@@ -9,11 +11,24 @@ import { ConfigError } from './errors.js'
 import { parseExactOrigin } from './origins.js'
 import { Caip2 } from './schemas.js'
 
-/** The repository root (apps/api/src/http/ → ../../../../). */
-export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url))
+/**
+ * The API's folder (apps/api): the nearest one above this module with a
+ * package.json, whether this runs from src/http/ (tsx) or from the bundle in
+ * dist/ (`node apps/api/dist/server.js`).
+ */
+export const apiRoot = (() => {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir
+    if (dirname(dir) === dir)
+      throw new Error('The API runs outside its package: no package.json above it.')
+  }
+})()
+
+/** The repository root, two folders above the API's, with a trailing slash. */
+export const repoRoot = `${join(apiRoot, '..', '..')}${sep}`
 
 /** Where PGlite keeps its files unless `PGLITE_DIR` says otherwise. */
-export const defaultPgliteDir = fileURLToPath(new URL('../../../../.data/pglite', import.meta.url))
+export const defaultPgliteDir = join(repoRoot, '.data', 'pglite')
 
 /** `PGLITE_DIR=memory://` keeps the database in memory (tests). */
 export const memoryDir = 'memory://'
@@ -331,6 +346,11 @@ export const ConfigSchema = z.strictObject({
   farcasterChain: EvmChain,
   /** The IdRegistry contract on `farcasterChain`. */
   farcasterIdRegistry: EvmAddress,
+  /**
+   * The variables among `devDefaultVariables` left unset (their value is the
+   * dev stack's): `PORTHOLE_ENV=production` refuses each.
+   */
+  devDefaultsUsed: z.array(z.string()).default([]),
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -707,6 +727,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     farcasterRelayUrl: env_.FARCASTER_RELAY_URL,
     farcasterChain: env_.FARCASTER_CHAIN,
     farcasterIdRegistry: env_.FARCASTER_ID_REGISTRY,
+    devDefaultsUsed: Object.keys(devDefaultVariables).filter(
+      (name) => unset(env[name]) === undefined && (name !== 'MAIL_FROM' || env_.SMTP_URL),
+    ),
   })
 }
 
@@ -728,6 +751,20 @@ function shareKeysFromEnv(env: {
       : { id: shareKeyId(Buffer.from(key, 'base64')), key },
   )
 }
+
+/**
+ * Variables whose default is the dev stack's (or a placeholder): under
+ * `PORTHOLE_ENV=production` each must be set, and the refusal says why.
+ * MAIL_FROM only counts when SMTP_URL is set (no mail leaves otherwise).
+ */
+export const devDefaultVariables = {
+  PUBLIC_API_URL: `unset, it is the dev stack's ${defaults.publicApiUrl}`,
+  WIDGET_ORIGIN: `unset, it is the dev stack's ${defaults.widgetOrigin}`,
+  SECURE_FRAME_ORIGIN: `unset, it is the dev stack's ${defaults.secureFrameOrigin}`,
+  CORS_ORIGINS: "unset, it is the dev stack's widget and secure-frame origins",
+  RPC_UPSTREAMS: "unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545",
+  MAIL_FROM: `unset, login codes would come from ${defaults.mailFrom}`,
+} as const
 
 /** The start of every line `productionRefusals` writes. */
 export const productionPrefix = 'PORTHOLE_ENV=production:'
@@ -759,6 +796,21 @@ export function productionRefusals(config: Config): string[] {
     refusals.push(
       `${productionPrefix} DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)`,
     )
+  for (const name of config.devDefaultsUsed)
+    refusals.push(
+      `${productionPrefix} ${name} must be set (${devDefaultVariables[name as keyof typeof devDefaultVariables]})`,
+    )
+  const published = [
+    ['PUBLIC_API_URL', [config.publicApiUrl]],
+    ['WIDGET_ORIGIN', [config.widgetOrigin]],
+    ['SECURE_FRAME_ORIGIN', [config.secureFrameOrigin]],
+    ['CORS_ORIGINS', config.corsOrigins],
+  ] as const
+  for (const [name, urls] of published)
+    if (!urls.every(isHttpsOrLoopback))
+      refusals.push(
+        `${productionPrefix} ${name} must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)`,
+      )
   return refusals
 }
 

@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { Solana } from '@porthole/chains'
 import * as Api from '@porthole/protocol/Api'
 import { z } from 'zod'
 import type { Db } from '../db/db.js'
-import type { Config } from '../http/config.js'
+import { apiRoot, type Config } from '../http/config.js'
 import { RegistryError } from '../http/errors.js'
 import { defaultFeatures } from '../http/schemas.js'
 import { parseNetworks } from './networks.js'
 
 /** The public WalletConnect v1 registry shipped in `apps/api/data/wallet-registry/`. */
-export const walletRegistryDir = fileURLToPath(
-  new URL('../../data/wallet-registry/', import.meta.url),
-)
+export const walletRegistryDir = join(apiRoot, 'data', 'wallet-registry')
 
 export const devProjectName = 'Porthole dev'
 
