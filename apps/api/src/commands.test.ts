@@ -263,7 +263,7 @@ describe('npm run project -- set-features', () => {
       'google, github,google',
     )
     expect(result).toMatchObject({ code: 0, err: '' })
-    expect(result.out).toContain("Updated the logins of 'logins'.")
+    expect(result.out).toContain("Updated the features of 'logins'.")
     expect((await getProject(testDb.db, 'logins'))?.features).toEqual({
       email: true,
       socials: ['google', 'github'],
@@ -285,10 +285,30 @@ describe('npm run project -- set-features', () => {
     })
   })
 
+  test('turns analytics off and on again, keeping the other features', async () => {
+    await run('create', '--id', 'quiet', '--name', 'Q')
+    const off = await run('set-features', '--id', 'quiet', '--analytics', 'false')
+    expect(off).toMatchObject({ code: 0, err: '' })
+    expect(off.out).toContain('analytics=false')
+    expect((await getProject(testDb.db, 'quiet'))?.features).toMatchObject({
+      analytics: false,
+      email: false,
+    })
+    await run('set-features', '--id', 'quiet', '--analytics', 'true', '--email', 'true')
+    expect((await getProject(testDb.db, 'quiet'))?.features).toMatchObject({
+      analytics: true,
+      email: true,
+    })
+  })
+
   test.each([
     [['set-features', '--id', 'logins', '--socials', 'google,myspace'], /Unknown social login/],
     [['set-features', '--id', 'logins', '--email', 'yes'], /--email must be true or false/],
-    [['set-features', '--id', 'logins'], /Give --email, --socials, --heavy-rpc or several/],
+    [
+      ['set-features', '--id', 'logins'],
+      /Give --email, --socials, --analytics, --heavy-rpc or several/,
+    ],
+    [['set-features', '--id', 'logins', '--analytics', 'off'], /--analytics must be true or false/],
     [['set-features', '--id', 'logins', '--heavy-rpc', 'yes'], /--heavy-rpc must be true or false/],
     [['set-features', '--email', 'true'], /--id is required/],
     [['set-features', '--id', 'nobody', '--email', 'true'], /No project with id 'nobody'/],

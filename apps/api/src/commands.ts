@@ -13,8 +13,8 @@ import {
   createProject,
   listProjects,
   rpcBudgetUsage,
+  setProjectFeatures,
   setProjectHeavyRpc,
-  setProjectLogins,
   setProjectNetworks,
   setProjectOrigins,
 } from './projects/projects.js'
@@ -38,10 +38,14 @@ Commands:
   set-networks --id ID --networks NETWORK,...
       Replace the networks the widget offers, as CAIP-2 ids separated by commas
       (eip155:31337,eip155:1,eip155:8453); the first is the default network.
-  set-features --id ID [--email true|false] [--socials PROVIDER,...] [--heavy-rpc true|false]
+  set-features --id ID [--email true|false] [--socials PROVIDER,...] [--analytics true|false]
+               [--heavy-rpc true|false]
       Turn email login on or off and choose the social logins Connect shows
       (google,github,apple,facebook,x,discord; an empty value shows none).
       Each provider must also be configured on the API (SOCIAL_PROVIDERS).
+      --analytics false stops the widget's usage events (GET /getAnalyticsConfig
+      answers false, POST /e refuses them; error reports still go); on for a
+      new project.
       --heavy-rpc true lets the RPC proxy forward heavy parameters for the
       project (state and block overrides, eth_getLogs over more than 1,000
       blocks); off by default. Answers stay capped (RPC_MAX_ANSWER_BYTES).
@@ -164,6 +168,7 @@ export async function runProjectCommand(
               id: { type: 'string' },
               email: { type: 'string' },
               socials: { type: 'string' },
+              analytics: { type: 'string' },
               'heavy-rpc': { type: 'string' },
             },
             strict: true,
@@ -171,22 +176,27 @@ export async function runProjectCommand(
         )
         const id = required(values.id, '--id')
         const heavyRpc = values['heavy-rpc']
-        if (values.email === undefined && values.socials === undefined && heavyRpc === undefined)
-          throw new UsageError('Give --email, --socials, --heavy-rpc or several')
-        if (values.email !== undefined && values.email !== 'true' && values.email !== 'false')
-          throw new UsageError(`--email must be true or false, not '${values.email}'`)
-        if (heavyRpc !== undefined && heavyRpc !== 'true' && heavyRpc !== 'false')
-          throw new UsageError(`--heavy-rpc must be true or false, not '${heavyRpc}'`)
-        if (heavyRpc !== undefined) {
-          const project = await setProjectHeavyRpc(db, id, heavyRpc === 'true')
+        const { email, socials, analytics } = values
+        if ([email, socials, analytics, heavyRpc].every((value) => value === undefined))
+          throw new UsageError('Give --email, --socials, --analytics, --heavy-rpc or several')
+        const flag = (name: string, value: string | undefined) => {
+          if (value === undefined) return undefined
+          if (value !== 'true' && value !== 'false')
+            throw new UsageError(`--${name} must be true or false, not '${value}'`)
+          return value === 'true'
+        }
+        const features = { email: flag('email', email), analytics: flag('analytics', analytics) }
+        const heavy = flag('heavy-rpc', heavyRpc)
+        if (heavy !== undefined) {
+          const project = await setProjectHeavyRpc(db, id, heavy)
           out(`Heavy RPC calls of '${project.id}' are ${project.heavyRpc ? 'on' : 'off'}.`)
-          if (values.email === undefined && values.socials === undefined) {
+          if ([email, socials, analytics].every((value) => value === undefined)) {
             out(describe(project))
             return 0
           }
         }
-        const project = await setProjectLogins(db, id, {
-          email: values.email === undefined ? undefined : values.email === 'true',
+        const project = await setProjectFeatures(db, id, {
+          ...features,
           socials:
             values.socials === undefined
               ? undefined
@@ -195,7 +205,7 @@ export async function runProjectCommand(
                   .map((provider) => provider.trim())
                   .filter(Boolean),
         })
-        out(`Updated the logins of '${project.id}'.`)
+        out(`Updated the features of '${project.id}'.`)
         out(describe(project))
         return 0
       }

@@ -141,13 +141,17 @@ export async function setProjectNetworks(
 }
 
 /**
- * Turns a project's email and social logins on or off (the other features
- * are kept). `socials` are the providers Connect shows, in order.
+ * Turns a project's email and social logins, and its analytics, on or off
+ * (what is left out is kept). `socials` are the providers Connect shows, in order.
  */
-export async function setProjectLogins(
+export async function setProjectFeatures(
   db: Db,
   id: string,
-  logins: { email?: boolean | undefined; socials?: readonly string[] | undefined },
+  logins: {
+    email?: boolean | undefined
+    socials?: readonly string[] | undefined
+    analytics?: boolean | undefined
+  },
 ): Promise<Project> {
   const socials =
     logins.socials === undefined
@@ -161,11 +165,17 @@ export async function setProjectLogins(
     `UPDATE projects SET
        features = features
          || CASE WHEN $2::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('email', $2::boolean) END
-         || CASE WHEN $3::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('socials', $3::jsonb) END,
+         || CASE WHEN $3::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('socials', $3::jsonb) END
+         || CASE WHEN $4::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('analytics', $4::boolean) END,
        updated_at = now()
      WHERE id = $1
      RETURNING ${columns}`,
-    [id, logins.email ?? null, socials ? JSON.stringify(socials.data) : null],
+    [
+      id,
+      logins.email ?? null,
+      socials ? JSON.stringify(socials.data) : null,
+      logins.analytics ?? null,
+    ],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)
   await announceProjectChanged(db, id)
