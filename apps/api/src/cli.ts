@@ -19,6 +19,8 @@ async function main(): Promise<number> {
       db,
       out: (line) => console.log(line),
       err: (line) => console.error(line),
+      // The upstreams of this environment: run the command with the API's RPC_UPSTREAMS.
+      rpcUpstreams: config.rpcUpstreams,
     })
   } finally {
     await db.close()

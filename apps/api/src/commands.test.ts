@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../test/db.js'
 import { chargeMailBudget } from './auth/email/codes.js'
 import { runProjectCommand } from './commands.js'
+import { networkIds } from './projects/networks.js'
 import { getProject } from './projects/projects.js'
 
 let testDb: TestDb
@@ -10,16 +11,23 @@ beforeAll(async () => {
 })
 afterAll(() => testDb?.close())
 
-async function run(...argv: string[]) {
+/** An upstream for every network Porthole knows. */
+const everyUpstream = Object.fromEntries(networkIds.map((id) => [id, 'https://rpc.example']))
+
+/** The command, in an environment whose RPC_UPSTREAMS are `rpcUpstreams` (every network by default). */
+async function runWith(rpcUpstreams: Record<string, string>, ...argv: string[]) {
   const out: string[] = []
   const err: string[] = []
   const code = await runProjectCommand(argv, {
     db: testDb.db,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
+    rpcUpstreams,
   })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
+
+const run = (...argv: string[]) => runWith(everyUpstream, ...argv)
 
 describe('npm run project -- create', () => {
   test('creates a project with validated, canonical origins', async () => {
@@ -167,6 +175,30 @@ describe('npm run project -- set-networks', () => {
       'eip155:1',
       'eip155:11155111',
     ])
+  })
+
+  test('warns of each network the RPC proxy has no upstream for, naming the variable', async () => {
+    const upstreams = { 'eip155:31337': 'http://127.0.0.1:8545' }
+    const created = await runWith(upstreams, 'create', '--id', 'upstreams', '--name', 'U')
+    expect(created.code).toBe(0)
+    expect(created.err).toBe(
+      `Warning: eip155:1 (Ethereum) has no RPC upstream: set it in the API's RPC_UPSTREAMS, e.g. RPC_UPSTREAMS='{"eip155:1":"https://…"}'. Until then the widget cannot read balances or send on it.`,
+    )
+    const set = await runWith(
+      upstreams,
+      'set-networks',
+      '--id',
+      'upstreams',
+      '--networks',
+      'eip155:31337,eip155:8453,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    )
+    expect(set.code).toBe(0)
+    expect(set.err.split('\n').map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'Warning: eip155:8453 (Base)',
+      'Warning: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp (Solana)',
+    ])
+    // The networks are set all the same: an upstream may be added after.
+    expect((await getProject(testDb.db, 'upstreams'))?.networks).toHaveLength(3)
   })
 
   test.each([

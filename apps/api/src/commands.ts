@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { Networks } from '@porthole/chains'
 import {
   emailSendProjectLimit,
   mailBudgetCounts,
@@ -6,6 +7,7 @@ import {
   setProjectMailBudget,
 } from './auth/email/codes.js'
 import type { Db } from './db/db.js'
+import type { Config } from './http/config.js'
 import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './http/errors.js'
 import type { Project } from './http/schemas.js'
 import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
@@ -68,6 +70,8 @@ Known networks (CAIP-2 namespace: references):
   ${describeKnownNetworks('\n  ')}
 With PGlite, stop the API server first (one process may open it at a time).`
 
+const networkName = (id: string) => Networks.getByCaipNetworkId(id)?.name ?? 'unknown'
+
 export type CommandIo = {
   out: (line: string) => void
   err: (line: string) => void
@@ -80,8 +84,21 @@ class UsageError extends BaseError {
 /** Runs one `npm run project` command; resolves to the process exit code. */
 export async function runProjectCommand(
   argv: readonly string[],
-  { db, out, err }: CommandIo & { db: Db },
+  {
+    db,
+    out,
+    err,
+    rpcUpstreams = {},
+  }: CommandIo & { db: Db; rpcUpstreams?: Config['rpcUpstreams'] },
 ): Promise<number> {
+  /** One warning per network of `project` the RPC proxy has no upstream for (in this environment). */
+  const warnUpstreams = (project: Project) => {
+    for (const network of project.networks)
+      if (!(network in rpcUpstreams))
+        err(
+          `Warning: ${network} (${networkName(network)}) has no RPC upstream: set it in the API's RPC_UPSTREAMS, e.g. RPC_UPSTREAMS='{"${network}":"https://…"}'. Until then the widget cannot read balances or send on it.`,
+        )
+  }
   const [command, ...rest] = argv
   try {
     switch (command) {
@@ -115,6 +132,7 @@ export async function runProjectCommand(
         })
         out(`Created project '${project.id}'.`)
         out(describe(project))
+        warnUpstreams(project)
         return 0
       }
       case 'set-origins': {
@@ -158,6 +176,7 @@ export async function runProjectCommand(
         const project = await setProjectNetworks(db, id, splitNetworkList(values.networks))
         out(`Updated the networks of '${project.id}'.`)
         out(describe(project))
+        warnUpstreams(project)
         return 0
       }
       case 'set-features': {
