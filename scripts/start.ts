@@ -32,6 +32,7 @@ import {
   devSolanaToken,
   devToken,
   devTokenDeployer,
+  e2eAdminToken,
   origins,
   ports,
   projects,
@@ -155,6 +156,9 @@ async function main() {
 
   // The dev outbox's unguessable path (SECURITY.md 25), new at each start, printed below.
   const outboxToken = randomBytes(24).toString('base64url')
+  // The operator's admin (`/admin`, `npm run project -- --api`): ADMIN_TOKEN if set, else new at each start.
+  const adminToken =
+    process.env.ADMIN_TOKEN || (e2e ? e2eAdminToken : randomBytes(32).toString('base64url'))
   const pgliteDir = e2e
     ? mkdtempSync(join(tmpdir(), 'porthole-e2e-'))
     : (process.env.PGLITE_DIR ?? join(root, '.data', 'pglite'))
@@ -176,6 +180,7 @@ async function main() {
     // e2e sends them over SMTP to a real catcher (below).
     DEV_OUTBOX: 'true',
     DEV_OUTBOX_TOKEN: outboxToken,
+    ADMIN_TOKEN: adminToken,
     // Every test browser is 127.0.0.1: the per-IP login limits would stop the suite.
     ...(e2e
       ? {
@@ -332,6 +337,7 @@ Porthole is running (Ctrl-C stops it):
   Solana node    ${solanaUrl}   litesvm, chain ${devSolanaToken.chainId} (Solana Local), WebSocket ${solanaWsUrl}
   Solana token   ${devSolanaToken.symbol} mint ${devSolanaToken.address} (1 000 SOL and 1 000 000 ${devSolanaToken.symbol} for each Solana dev account, m/44'/501'/i'/0')
   WC relay       ${relayUrl}   a local WalletConnect relay
+  admin          ${origins.api}/admin   token ${adminToken}   (or ADMIN_TOKEN=… npm run project -- --api ${origins.api} list)
   mail outbox    ${origins.api}/dev/outbox/${outboxToken}   login codes (no SMTP server in dev; a new path at each start)${e2e ? `\n  mail caught    ${origins.mail}/messages   (SMTP catcher on ${ports.smtp})` : ''}
   "Google"       ${origins.idp}   a local OIDC stand-in: signs in alice@example.com
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}

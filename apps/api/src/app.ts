@@ -14,6 +14,7 @@ import { refuseCrossSite } from './http/crossSite.js'
 import { HttpError } from './http/errors.js'
 import { refuseForeignHosts } from './http/hostNames.js'
 import { errorBody, identifyClient } from './http/request.js'
+import { createAdminRoutes } from './projects/adminRoutes.js'
 import { createConfigRoutes } from './projects/appkitConfig.js'
 import { createProjectCache } from './projects/cache.js'
 import { projectChangedChannel } from './projects/projects.js'
@@ -154,6 +155,7 @@ export function createApp({
     '/',
     createFarcasterRoutes({ ...signIns, rpcTimeoutMs: rpcTimeoutMs ?? defaultRpcTimeoutMs }),
   )
+  app.route('/', createAdminRoutes({ db, config }))
   if (config.devOutbox) {
     app.route(
       '/',

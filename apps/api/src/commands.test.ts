@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../test/db.js'
 import { chargeMailBudget } from './auth/email/codes.js'
 import { runProjectCommand } from './commands.js'
+import { createDbAdmin } from './projects/admin.js'
 import { networkIds } from './projects/networks.js'
 import { getProject } from './projects/projects.js'
 
@@ -19,10 +20,9 @@ async function runWith(rpcUpstreams: Record<string, string>, ...argv: string[]) 
   const out: string[] = []
   const err: string[] = []
   const code = await runProjectCommand(argv, {
-    db: testDb.db,
+    admin: createDbAdmin({ db: testDb.db, rpcUpstreams }),
     out: (line) => out.push(line),
     err: (line) => err.push(line),
-    rpcUpstreams,
   })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
@@ -276,7 +276,7 @@ describe('npm run project -- list', () => {
   test('help prints the usage and the known networks', async () => {
     const result = await run('help')
     expect(result.code).toBe(0)
-    expect(result.out).toMatch(/Usage: npm run project -- <command>/)
+    expect(result.out).toMatch(/Usage: npm run project -- \[--api API_URL\] <command>/)
     expect(result.out).toMatch(/set-networks --id ID --networks NETWORK,\.\.\./)
     expect(result.out).toMatch(/\n {2}eip155: 1 11155111 .* 31337\n {2}solana: /)
   })

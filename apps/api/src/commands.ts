@@ -1,30 +1,17 @@
 import { parseArgs } from 'node:util'
 import { Networks } from '@porthole/chains'
-import {
-  emailSendProjectLimit,
-  mailBudgetCounts,
-  projectMailBudget,
-  setProjectMailBudget,
-} from './auth/email/codes.js'
-import type { Db } from './db/db.js'
-import type { Config } from './http/config.js'
-import { BaseError, InvalidNetworkError, InvalidOriginError, ProjectError } from './http/errors.js'
-import type { Project } from './http/schemas.js'
+import { BaseError } from './http/errors.js'
+import { isRefusal, type ProjectAdmin, type ProjectView } from './projects/admin.js'
 import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
-import {
-  createProject,
-  listProjects,
-  rpcBudgetUsage,
-  setProjectFeatures,
-  setProjectHeavyRpc,
-  setProjectNetworks,
-  setProjectOrigins,
-} from './projects/projects.js'
-import { rpcProjectBudget } from './rpc/limits.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).
 
-Usage: npm run project -- <command> [options]
+Usage: npm run project -- [--api API_URL] <command> [options]
+
+With --api, the command goes through that running API's admin endpoints
+(ADMIN_TOKEN in the environment: the API's own): nothing needs stopping.
+Without it, the command opens the API's database itself (DATABASE_URL, else
+PGlite in PGLITE_DIR: stop the API first).
 
 Commands:
   list
@@ -68,7 +55,7 @@ Wildcards under public suffixes (https://*.vercel.app, https://*.pages.dev,
 https://*.com) are refused: list each such origin exactly.
 Known networks (CAIP-2 namespace: references):
   ${describeKnownNetworks('\n  ')}
-With PGlite, stop the API server first (one process may open it at a time).`
+With PGlite and no --api, stop the API server first (one process may open it at a time).`
 
 const networkName = (id: string) => Networks.getByCaipNetworkId(id)?.name ?? 'unknown'
 
@@ -84,27 +71,21 @@ class UsageError extends BaseError {
 /** Runs one `npm run project` command; resolves to the process exit code. */
 export async function runProjectCommand(
   argv: readonly string[],
-  {
-    db,
-    out,
-    err,
-    rpcUpstreams = {},
-  }: CommandIo & { db: Db; rpcUpstreams?: Config['rpcUpstreams'] },
+  { admin, out, err }: CommandIo & { admin: ProjectAdmin },
 ): Promise<number> {
-  /** One warning per network of `project` the RPC proxy has no upstream for (in this environment). */
-  const warnUpstreams = (project: Project) => {
-    for (const network of project.networks)
-      if (!(network in rpcUpstreams))
-        err(
-          `Warning: ${network} (${networkName(network)}) has no RPC upstream: set it in the API's RPC_UPSTREAMS, e.g. RPC_UPSTREAMS='{"${network}":"https://…"}'. Until then the widget cannot read balances or send on it.`,
-        )
+  /** One warning per network of `project` the RPC proxy has no upstream for. */
+  const warnUpstreams = (project: ProjectView) => {
+    for (const network of project.networksWithoutUpstream)
+      err(
+        `Warning: ${network} (${networkName(network)}) has no RPC upstream: set it in the API's RPC_UPSTREAMS, e.g. RPC_UPSTREAMS='{"${network}":"https://…"}'. Until then the widget cannot read balances or send on it.`,
+      )
   }
   const [command, ...rest] = argv
   try {
     switch (command) {
       case 'list': {
         parse(() => parseArgs({ args: [...rest], options: {}, strict: true }))
-        const projects = await listProjects(db)
+        const projects = await admin.list()
         if (projects.length === 0) out('No projects.')
         for (const project of projects) out(describe(project))
         return 0
@@ -124,11 +105,11 @@ export async function runProjectCommand(
         )
         const id = required(values.id, '--id')
         const name = required(values.name, '--name')
-        const project = await createProject(db, {
+        const project = await admin.create({
           id,
           name,
           allowedOrigins: values.origin ?? [],
-          ...(values.networks && { networks: splitNetworkList(values.networks) }),
+          networks: values.networks && splitNetworkList(values.networks),
         })
         out(`Created project '${project.id}'.`)
         out(describe(project))
@@ -155,7 +136,7 @@ export async function runProjectCommand(
         if (!values.clear && origins.length === 0) {
           throw new UsageError('Give at least one --origin (or --clear to empty the list)')
         }
-        const project = await setProjectOrigins(db, id, origins)
+        const project = await admin.setOrigins(id, origins)
         out(`Updated the allowed origins of '${project.id}'.`)
         out(describe(project))
         return 0
@@ -173,7 +154,7 @@ export async function runProjectCommand(
         )
         const id = required(values.id, '--id')
         if (values.networks === undefined) throw new UsageError('--networks is required')
-        const project = await setProjectNetworks(db, id, splitNetworkList(values.networks))
+        const project = await admin.setNetworks(id, splitNetworkList(values.networks))
         out(`Updated the networks of '${project.id}'.`)
         out(describe(project))
         warnUpstreams(project)
@@ -204,26 +185,21 @@ export async function runProjectCommand(
             throw new UsageError(`--${name} must be true or false, not '${value}'`)
           return value === 'true'
         }
-        const features = { email: flag('email', email), analytics: flag('analytics', analytics) }
         const heavy = flag('heavy-rpc', heavyRpc)
-        if (heavy !== undefined) {
-          const project = await setProjectHeavyRpc(db, id, heavy)
-          out(`Heavy RPC calls of '${project.id}' are ${project.heavyRpc ? 'on' : 'off'}.`)
-          if ([email, socials, analytics].every((value) => value === undefined)) {
-            out(describe(project))
-            return 0
-          }
-        }
-        const project = await setProjectFeatures(db, id, {
-          ...features,
+        const project = await admin.setFeatures(id, {
+          email: flag('email', email),
+          analytics: flag('analytics', analytics),
+          heavyRpc: heavy,
           socials:
-            values.socials === undefined
+            socials === undefined
               ? undefined
-              : values.socials
+              : socials
                   .split(',')
                   .map((provider) => provider.trim())
                   .filter(Boolean),
         })
+        if (heavy !== undefined)
+          out(`Heavy RPC calls of '${project.id}' are ${project.heavyRpc ? 'on' : 'off'}.`)
         out(`Updated the features of '${project.id}'.`)
         out(describe(project))
         return 0
@@ -246,8 +222,8 @@ export async function runProjectCommand(
         const mails = values.mails === undefined ? null : Number(values.mails)
         if (mails !== null && !/^\d+$/.test(values.mails ?? ''))
           throw new UsageError(`--mails must be a whole number, not '${values.mails}'`)
-        await setProjectMailBudget(db, id, mails)
-        out(`Set the mail budget of '${id}' to ${await describeMailBudget(db, id)}.`)
+        const budget = await admin.setMailBudget(id, mails)
+        out(`Set the mail budget of '${id}' to ${describeMailBudget(budget)}.`)
         return 0
       }
       case 'usage': {
@@ -262,18 +238,17 @@ export async function runProjectCommand(
         const days = values.days === undefined ? 1 : Number(values.days)
         if (!Number.isInteger(days) || days < 1 || days > 366)
           throw new UsageError(`--days must be a whole number from 1 to 366, not '${values.days}'`)
-        const budget = await describeMailBudget(db, id)
-        const counts = await mailBudgetCounts(db, id, days)
+        const usage = await admin.usage(id, days)
         const span = days === 1 ? 'today (UTC)' : `the last ${days} days (UTC)`
         out(`${id}  usage over ${span}`)
-        out(`  mail budget: ${budget}`)
-        out(`  mails past the budget (with a proof of work): ${counts.overflowMails}`)
+        out(`  mail budget: ${describeMailBudget(usage.mailBudget)}`)
+        out(`  mails past the budget (with a proof of work): ${usage.overflowMails}`)
         out(
-          `  proof-of-work challenges: ${counts.challengesIssued} issued, ${counts.challengesSolved} solved`,
+          `  proof-of-work challenges: ${usage.challengesIssued} issued, ${usage.challengesSolved} solved`,
         )
-        const rpc = await rpcBudgetUsage(db, id, days)
+        const rpc = usage.rpcBudget
         out(
-          `  RPC budget (${rpcProjectBudget.limit} calls per ${rpcProjectBudget.windowSeconds} s) spent in ${rpc.windowsOver} window(s); calls served past it: ${rpc.callsOver}`,
+          `  RPC budget (${rpc.calls} calls per ${rpc.windowSeconds} s) spent in ${rpc.windowsOver} window(s); calls served past it: ${rpc.callsOver}`,
         )
         return 0
       }
@@ -292,11 +267,7 @@ export async function runProjectCommand(
       err(usage)
       return 1
     }
-    if (
-      error instanceof ProjectError ||
-      error instanceof InvalidOriginError ||
-      error instanceof InvalidNetworkError
-    ) {
+    if (isRefusal(error)) {
       err(`Error: ${error.shortMessage}`)
       return 1
     }
@@ -318,17 +289,12 @@ function required(value: string | undefined, flag: string): string {
   return value.trim()
 }
 
-/** A project's mail budget in words, after checking the project exists. */
-async function describeMailBudget(db: Db, id: string): Promise<string> {
-  const [project] = await db.query('SELECT 1 FROM projects WHERE id = $1', [id])
-  if (project === undefined) throw new ProjectError(`No project with the id '${id}'`)
-  const budget = await projectMailBudget(db, id)
-  const window = emailSendProjectLimit.windowSeconds / 60
-  const isDefault = budget === emailSendProjectLimit.limit ? ' (the default)' : ''
-  return `${budget} mails per ${window} minutes${isDefault}`
+/** A project's mail budget in words. */
+function describeMailBudget(budget: { mails: number; windowMinutes: number; isDefault: boolean }) {
+  return `${budget.mails} mails per ${budget.windowMinutes} minutes${budget.isDefault ? ' (the default)' : ''}`
 }
 
-function describe(project: Project): string {
+function describe(project: ProjectView): string {
   const refused = project.refusedOrigins.map(
     (origin) => `\n    ${origin}  (refused, never served: set the origins again)`,
   )

@@ -45,10 +45,17 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
   const https =
     'must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)'
   /** A production API answers only its own names (SECURITY.md 25): 127.0.0.1 on a port chosen ahead, listed. */
+  /** Each good start in a data directory of its own (production refuses memory://). */
   const startProduction = async (env: Record<string, string>) => {
     const port = await freePort()
     return startApiProcess(
-      { ...production, ...env, PORT: String(port), API_HOSTS: `127.0.0.1:${port}` },
+      {
+        ...production,
+        PGLITE_DIR: join(dir, '..', `good-${port}`),
+        ...env,
+        PORT: String(port),
+        API_HOSTS: `127.0.0.1:${port}`,
+      },
       { built: true },
     )
   }
@@ -76,27 +83,27 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     ],
     [
       { PUBLIC_API_URL: '' },
-      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (unset, it is the dev stack's http://api.localhost:5173)",
+      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (the dev stack's http://api.localhost:5173 is refused)",
     ],
     [
       { WIDGET_ORIGIN: '' },
-      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (unset, it is the dev stack's http://widget.localhost:5171)",
+      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
     ],
     [
       { SECURE_FRAME_ORIGIN: '' },
-      "PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be set (unset, it is the dev stack's http://secure.localhost:5172)",
+      "PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be set (the dev stack's http://secure.localhost:5172 is refused)",
     ],
     [
       { CORS_ORIGINS: '' },
-      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (unset, it is the dev stack's widget and secure-frame origins)",
+      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (the dev stack's widget and secure-frame origins are refused)",
     ],
     [
       { RPC_UPSTREAMS: '' },
-      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545)",
+      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (the dev stack's anvil at http://127.0.0.1:8545 alone is refused)",
     ],
     [
       { MAIL_FROM: '', SMTP_URL: 'smtp://mail.porthole.example:587' },
-      'PORTHOLE_ENV=production: MAIL_FROM must be set (unset, login codes would come from Porthole <no-reply@porthole.localhost>)',
+      'PORTHOLE_ENV=production: MAIL_FROM must be set (login codes would come from Porthole <no-reply@porthole.localhost>)',
     ],
     [
       { PUBLIC_API_URL: 'http://api.porthole.example' },
@@ -113,6 +120,14 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     [
       { CORS_ORIGINS: 'https://widget.porthole.example,http://secure.porthole.example' },
       `PORTHOLE_ENV=production: CORS_ORIGINS ${https}`,
+    ],
+    [
+      { WIDGET_ORIGIN: 'http://widget.localhost:5171' },
+      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
+    ],
+    [
+      { PGLITE_DIR: 'memory://' },
+      'PORTHOLE_ENV=production: PGLITE_DIR must not be memory:// (every wallet, share and session would go at the next restart)',
     ],
   ])(
     '%j: exits 1 with the one line, before opening the database',

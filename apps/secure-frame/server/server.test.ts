@@ -538,12 +538,13 @@ describe('main', () => {
       PUBLIC_API_URL: 'http://api.porthole.example',
       WIDGET_ORIGIN: 'https://widget.porthole.example',
       SECURE_FRAME_ORIGIN: 'http://secure.porthole.example',
+      API_URL: 'http://api.porthole.example',
     }
     const https =
       'must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)'
     expect(() => main(production)).toThrow(
       new ConfigError(
-        `PORTHOLE_ENV=production: PUBLIC_API_URL ${https}\nPORTHOLE_ENV=production: SECURE_FRAME_ORIGIN ${https}`,
+        `PORTHOLE_ENV=production: PUBLIC_API_URL ${https}\nPORTHOLE_ENV=production: SECURE_FRAME_ORIGIN ${https}\nPORTHOLE_ENV=production: API_URL must be https (plain http only to this machine or a private network address)`,
       ),
     )
   })

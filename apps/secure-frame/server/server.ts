@@ -23,7 +23,12 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hostRuleOf, isHttpsOrLoopback, isOwnHost } from '@porthole/protocol/HostNames'
+import {
+  hostRuleOf,
+  isHttpsOrLoopback,
+  isHttpsOrPrivate,
+  isOwnHost,
+} from '@porthole/protocol/HostNames'
 import { devDefaultSources } from '@porthole/protocol/Origin'
 import { ConfigError, toError, UnknownProjectError } from '../src/lib/errors.js'
 import { createAllowedOriginsCache } from './allowedOrigins.js'
@@ -311,15 +316,16 @@ export function main(env: NodeJS.ProcessEnv = process.env): Server {
         ['SECURE_FRAME_ORIGIN', origin],
       ] as const
     ).filter(([, url]) => !isHttpsOrLoopback(url))
-    if (refused.length > 0)
-      throw new ConfigError(
-        refused
-          .map(
-            ([name]) =>
-              `PORTHOLE_ENV=production: ${name} must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)`,
-          )
-          .join('\n'),
+    const lines = refused.map(
+      ([name]) =>
+        `PORTHOLE_ENV=production: ${name} must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)`,
+    )
+    // The projects' allowed origins (its frame-ancestors) come this way.
+    if (!isHttpsOrPrivate(apiUrl))
+      lines.push(
+        'PORTHOLE_ENV=production: API_URL must be https (plain http only to this machine or a private network address)',
       )
+    if (lines.length > 0) throw new ConfigError(lines.join('\n'))
   }
   const distDir = setting('DIST_DIR', defaultDistDir)
   const log = (line: string) => process.stderr.write(`${line}\n`)

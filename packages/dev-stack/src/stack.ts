@@ -38,6 +38,13 @@ export const origins = {
   mail: `http://127.0.0.1:${ports.mail}`,
 } as const
 
+/**
+ * e2e: the admin token `npm start` gives the API under PORTHOLE_E2E (a dev
+ * secret, not a credential of anything real); otherwise it makes a new one at
+ * each start and prints the admin page with it.
+ */
+export const e2eAdminToken = 'porthole-e2e-admin-token-not-for-production'
+
 /** The dev stack's client at the stand-in Google (a dev secret, not a credential of anything real). */
 export const devSocialClient = {
   clientId: 'porthole-dev',

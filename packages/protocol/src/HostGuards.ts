@@ -12,7 +12,7 @@ import { hasKeys } from './Wire.js'
 export const channel = 'porthole:host-widget'
 
 /** The state the host sees before the widget says anything (re-exported by `Host.ts`). */
-export const initialState: State = Object.freeze({
+export const initialState: Readonly<State> = Object.freeze({
   open: false,
   view: 'Connect',
   status: 'disconnected',

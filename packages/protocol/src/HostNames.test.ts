@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest'
-import { hostNameOfUrl, hostRuleOf, isHttpsOrLoopback, isOwnHost, parseHost } from './HostNames.js'
+import {
+  hostNameOfUrl,
+  hostRuleOf,
+  isHttpsOrLoopback,
+  isHttpsOrPrivate,
+  isOwnHost,
+  parseHost,
+} from './HostNames.js'
 
 describe('parseHost', () => {
   test.each([
@@ -100,5 +107,25 @@ describe('isHttpsOrLoopback', () => {
     ['not a url', false],
   ])('%s: %s', (url, fit) => {
     expect(isHttpsOrLoopback(url)).toBe(fit)
+  })
+})
+
+describe('isHttpsOrPrivate', () => {
+  test.each([
+    ['https://rpc.example.com/key', true],
+    ['http://127.0.0.1:8545', true],
+    ['http://10.0.0.7:8545', true],
+    ['http://172.16.0.1:8545', true],
+    ['http://172.31.255.1:8545', true],
+    ['http://192.168.1.20:8545', true],
+    ['http://[fd12:3456::1]:8545', true],
+    ['http://geth:8545', true],
+    ['http://rpc.example.com', false],
+    ['http://172.32.0.1:8545', false],
+    ['http://8.8.8.8', false],
+    ['http://[2001:db8::1]:8545', false],
+    ['ws://10.0.0.7:8546', false],
+  ])('%s: %s', (url, fit) => {
+    expect(isHttpsOrPrivate(url)).toBe(fit)
   })
 })

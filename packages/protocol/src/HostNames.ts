@@ -25,24 +25,44 @@ export type HostRule = {
 /** The loopback names a development server answers on its own port. */
 export const loopbackHostnames = ['127.0.0.1', 'localhost', '[::1]'] as const
 
+/** Whether `hostname` (of a URL) is this machine: 127.0.0.1, localhost, [::1] or `*.localhost`. */
+const isLoopbackName = (hostname: string) =>
+  (loopbackHostnames as readonly string[]).includes(hostname) || hostname.endsWith('.localhost')
+
+/**
+ * Whether a URL a server calls (an RPC upstream, the API from the secure
+ * frame's server) may go in production: https, or plain http to this
+ * machine or a private network: an RFC 1918 or IPv6 unique-local address, or
+ * a one-label name (a container or service name on a private network).
+ */
+export function isHttpsOrPrivate(url: string): boolean {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (!parsed) return false
+  if (parsed.protocol === 'https:') return true
+  if (parsed.protocol !== 'http:') return false
+  const { hostname } = parsed
+  const octets = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(hostname)
+  const [a, b] = octets ? [Number(octets[1]), Number(octets[2])] : [-1, -1]
+  return (
+    isLoopbackName(hostname) ||
+    a === 10 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    /^\[f[cd][0-9a-f]{2}:/.test(hostname) ||
+    (!octets && !hostname.startsWith('[') && !hostname.includes('.'))
+  )
+}
+
 /**
  * Whether a public URL (or origin) is fit for production: https, or http on
  * a loopback name (127.0.0.1, localhost, [::1], *.localhost), which only a
  * test on this machine uses. Anything unparsable is not.
  */
 export function isHttpsOrLoopback(url: string): boolean {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return false
-  }
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (!parsed) return false
   if (parsed.protocol === 'https:') return true
-  const { hostname } = parsed
-  return (
-    parsed.protocol === 'http:' &&
-    ((loopbackHostnames as readonly string[]).includes(hostname) || hostname.endsWith('.localhost'))
-  )
+  return parsed.protocol === 'http:' && isLoopbackName(parsed.hostname)
 }
 
 /** The longest Host value looked at (a DNS name is at most 253 characters, plus a port). */

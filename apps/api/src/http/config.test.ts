@@ -55,6 +55,7 @@ describe('configFromEnv', () => {
         'SECURE_FRAME_ORIGIN',
         'CORS_ORIGINS',
         'RPC_UPSTREAMS',
+        'PGLITE_DIR',
       ],
     })
     expect(defaultPgliteDir).toBe(`${repoRoot}.data/pglite`)
@@ -250,6 +251,7 @@ describe('configFromEnv', () => {
     const config = configFromEnv({
       PORTHOLE_ENV: 'production',
       SHARE_ENCRYPTION_KEY: currentKey,
+      PGLITE_DIR: '/var/lib/porthole/pglite',
       PUBLIC_API_URL: 'https://api.porthole.example',
       WIDGET_ORIGIN: 'https://widget.porthole.example',
       SECURE_FRAME_ORIGIN: 'https://secure.porthole.example',
@@ -452,16 +454,30 @@ describe('productionRefusals', () => {
     CORS_ORIGINS: 'https://widget.porthole.example,https://secure.porthole.example',
     RPC_UPSTREAMS: '{"eip155:1":"https://rpc.porthole.example"}',
   }
-  const production = { PORTHOLE_ENV: 'production', SHARE_ENCRYPTION_KEY: currentKey, ...deployed }
+  const production = {
+    PORTHOLE_ENV: 'production',
+    SHARE_ENCRYPTION_KEY: currentKey,
+    PGLITE_DIR: '/var/lib/porthole/pglite',
+    ...deployed,
+  }
 
   test('takes https, and plain http on loopback names only (tests on this machine)', () => {
     const local = {
       PUBLIC_API_URL: 'http://127.0.0.1:5173',
-      WIDGET_ORIGIN: 'http://widget.localhost:5171',
+      WIDGET_ORIGIN: 'http://widget.localhost:6171',
       SECURE_FRAME_ORIGIN: 'http://[::1]:5172',
       CORS_ORIGINS: 'http://localhost:5171,https://secure.porthole.example',
     }
     expect(productionRefusals(configFromEnv({ ...production, ...local }))).toEqual([])
+    const privateUpstreams = {
+      RPC_UPSTREAMS: '{"eip155:1":"http://10.0.0.7:8545","eip155:8453":"http://geth:8545"}',
+    }
+    expect(productionRefusals(configFromEnv({ ...production, ...privateUpstreams }))).toEqual([])
+    expect(
+      productionRefusals(
+        configFromEnv({ ...production, PGLITE_DIR: '', DATABASE_URL: 'postgres://db/porthole' }),
+      ),
+    ).toEqual([])
   })
 
   test('refuses nothing in development, whatever is set', () => {
@@ -495,7 +511,7 @@ describe('productionRefusals', () => {
     ],
     [
       { RPC_UPSTREAMS: '' },
-      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545)",
+      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (the dev stack's anvil at http://127.0.0.1:8545 alone is refused)",
     ],
     [
       { PUBLIC_API_URL: 'http://api.porthole.example' },
@@ -504,6 +520,34 @@ describe('productionRefusals', () => {
     [
       { CORS_ORIGINS: 'https://widget.porthole.example,http://[2001:db8::1]:8080' },
       'PORTHOLE_ENV=production: CORS_ORIGINS must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)',
+    ],
+    [
+      { WIDGET_ORIGIN: 'http://widget.localhost:5171' },
+      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
+    ],
+    [
+      { CORS_ORIGINS: 'http://secure.localhost:5172, http://widget.localhost:5171' },
+      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (the dev stack's widget and secure-frame origins are refused)",
+    ],
+    [
+      { PGLITE_DIR: '' },
+      "PORTHOLE_ENV=production: PGLITE_DIR must be set (or DATABASE_URL: the default is the dev stack's .data/pglite inside the repository)",
+    ],
+    [
+      { PGLITE_DIR: 'memory://' },
+      'PORTHOLE_ENV=production: PGLITE_DIR must not be memory:// (every wallet, share and session would go at the next restart)',
+    ],
+    [
+      { IP_LIMIT_SCALE: '1000' },
+      'PORTHOLE_ENV=production: IP_LIMIT_SCALE must be 1 (a larger scale is for a test stack where every browser is 127.0.0.1; behind a proxy set TRUSTED_PROXIES)',
+    ],
+    [
+      { TRUSTED_PROXIES: '10.0.0.0/8,::/0' },
+      'PORTHOLE_ENV=production: TRUSTED_PROXIES must name the proxies, not every address (a /0 range lets any client choose its address)',
+    ],
+    [
+      { RPC_UPSTREAMS: '{"eip155:1":"http://rpc.porthole.example"}' },
+      'PORTHOLE_ENV=production: RPC_UPSTREAMS must be https (plain http only to this machine or a private network address: sign-in checks go through them)',
     ],
   ])('%j: one line naming the variable', (env, line) => {
     expect(productionRefusals(configFromEnv({ ...production, ...env }))).toEqual([line])
@@ -528,6 +572,7 @@ describe('productionRefusals', () => {
       'CORS_ORIGINS',
       'RPC_UPSTREAMS',
       'MAIL_FROM',
+      'PGLITE_DIR',
     ])
     for (const line of lines) expect(line).toMatch(/^PORTHOLE_ENV=production: [A-Z_]+ must /)
   })

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
-import { isHttpsOrLoopback, parseHost } from '@porthole/protocol/HostNames'
+import { isHttpsOrLoopback, isHttpsOrPrivate, parseHost } from '@porthole/protocol/HostNames'
 import { fitsChain, TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
@@ -351,6 +351,11 @@ export const ConfigSchema = z.strictObject({
    * dev stack's): `PORTHOLE_ENV=production` refuses each.
    */
   devDefaultsUsed: z.array(z.string()).default([]),
+  /**
+   * The operator's token for the admin endpoints and page (`/admin`); unset,
+   * there is no admin at all (404), in any environment.
+   */
+  adminToken: z.string().optional(),
 })
 
 export type Config = z.infer<typeof ConfigSchema>
@@ -546,6 +551,18 @@ export const variables = {
       "the dev outbox path's last segment, 22 to 128 base64url characters (≥ 128 bits); the server prints the outbox URL at start (SECURITY.md 25)",
     shownDefault: 'unset: random at each start',
   },
+  ADMIN_TOKEN: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{32,256}$/, {
+        error:
+          'must be 32 to 256 base64url characters (at least 192 bits), e.g. openssl rand -base64 32 | tr +/ -_ | tr -d =',
+      })
+      .optional(),
+    meaning:
+      "the operator's bearer token for the admin endpoints (`/admin/v1/…`), the admin page (`/admin`) and `npm run project -- --api`; unset, the admin is off (404)",
+    shownDefault: 'unset: no admin',
+  },
   API_HOSTS: {
     schema: z
       .string()
@@ -727,9 +744,16 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     farcasterRelayUrl: env_.FARCASTER_RELAY_URL,
     farcasterChain: env_.FARCASTER_CHAIN,
     farcasterIdRegistry: env_.FARCASTER_ID_REGISTRY,
-    devDefaultsUsed: Object.keys(devDefaultVariables).filter(
-      (name) => unset(env[name]) === undefined && (name !== 'MAIL_FROM' || env_.SMTP_URL),
-    ),
+    adminToken: env_.ADMIN_TOKEN,
+    devDefaultsUsed: Object.keys(devDefaultVariables).filter((name) => {
+      if (name === 'MAIL_FROM' && !env_.SMTP_URL) return false
+      if (name === 'PGLITE_DIR') return !env_.DATABASE_URL && unset(env.PGLITE_DIR) === undefined
+      // Left unset, or set to the very value the dev stack uses (a copied dev .env).
+      return (
+        unset(env[name]) === undefined ||
+        JSON.stringify(devValue(name, env_)) === JSON.stringify(devDefaultValues[name])
+      )
+    }),
   })
 }
 
@@ -758,13 +782,30 @@ function shareKeysFromEnv(env: {
  * MAIL_FROM only counts when SMTP_URL is set (no mail leaves otherwise).
  */
 export const devDefaultVariables = {
-  PUBLIC_API_URL: `unset, it is the dev stack's ${defaults.publicApiUrl}`,
-  WIDGET_ORIGIN: `unset, it is the dev stack's ${defaults.widgetOrigin}`,
-  SECURE_FRAME_ORIGIN: `unset, it is the dev stack's ${defaults.secureFrameOrigin}`,
-  CORS_ORIGINS: "unset, it is the dev stack's widget and secure-frame origins",
-  RPC_UPSTREAMS: "unset, the only upstream is the dev stack's anvil at http://127.0.0.1:8545",
-  MAIL_FROM: `unset, login codes would come from ${defaults.mailFrom}`,
+  PUBLIC_API_URL: `the dev stack's ${defaults.publicApiUrl} is refused`,
+  WIDGET_ORIGIN: `the dev stack's ${defaults.widgetOrigin} is refused`,
+  SECURE_FRAME_ORIGIN: `the dev stack's ${defaults.secureFrameOrigin} is refused`,
+  CORS_ORIGINS: "the dev stack's widget and secure-frame origins are refused",
+  RPC_UPSTREAMS: "the dev stack's anvil at http://127.0.0.1:8545 alone is refused",
+  MAIL_FROM: `login codes would come from ${defaults.mailFrom}`,
+  PGLITE_DIR: "or DATABASE_URL: the default is the dev stack's .data/pglite inside the repository",
 } as const
+
+/** What each of `devDefaultVariables` is in the dev stack, to refuse it set explicitly too. */
+const devDefaultValues: Record<string, unknown> = {
+  PUBLIC_API_URL: defaults.publicApiUrl,
+  WIDGET_ORIGIN: defaults.widgetOrigin,
+  SECURE_FRAME_ORIGIN: defaults.secureFrameOrigin,
+  CORS_ORIGINS: [...defaults.corsOrigins].sort(),
+  RPC_UPSTREAMS: defaults.rpcUpstreams,
+  MAIL_FROM: defaults.mailFrom,
+}
+
+/** The parsed value of one of `devDefaultVariables`, in the form `devDefaultValues` holds. */
+function devValue(name: string, env: z.infer<typeof EnvSchema>): unknown {
+  if (name === 'CORS_ORIGINS') return [...env.CORS_ORIGINS].sort()
+  return (env as Record<string, unknown>)[name]
+}
 
 /** The start of every line `productionRefusals` writes. */
 export const productionPrefix = 'PORTHOLE_ENV=production:'
@@ -799,6 +840,22 @@ export function productionRefusals(config: Config): string[] {
   for (const name of config.devDefaultsUsed)
     refusals.push(
       `${productionPrefix} ${name} must be set (${devDefaultVariables[name as keyof typeof devDefaultVariables]})`,
+    )
+  if (!config.databaseUrl && config.pgliteDir === memoryDir)
+    refusals.push(
+      `${productionPrefix} PGLITE_DIR must not be memory:// (every wallet, share and session would go at the next restart)`,
+    )
+  if (config.ipLimitScale !== 1)
+    refusals.push(
+      `${productionPrefix} IP_LIMIT_SCALE must be 1 (a larger scale is for a test stack where every browser is 127.0.0.1; behind a proxy set TRUSTED_PROXIES)`,
+    )
+  if (config.trustedProxies.entries.some((entry) => /\/0$/.test(entry)))
+    refusals.push(
+      `${productionPrefix} TRUSTED_PROXIES must name the proxies, not every address (a /0 range lets any client choose its address)`,
+    )
+  if (!Object.values(config.rpcUpstreams).every(isHttpsOrPrivate))
+    refusals.push(
+      `${productionPrefix} RPC_UPSTREAMS must be https (plain http only to this machine or a private network address: sign-in checks go through them)`,
     )
   const published = [
     ['PUBLIC_API_URL', [config.publicApiUrl]],

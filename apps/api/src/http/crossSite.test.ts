@@ -35,7 +35,12 @@ let client: TestClient
 beforeAll(async () => {
   testDb = await createTestDb({ devOutbox: true })
   mailer = createMemoryMailer()
-  app = createApp({ config: testDb.config, db: testDb.db, mailer })
+  // With the admin on, so its routes are among those checked.
+  app = createApp({
+    config: { ...testDb.config, adminToken: 'a'.repeat(32) },
+    db: testDb.db,
+    mailer,
+  })
   client = createTestClient(app)
 })
 afterAll(() => testDb?.close())

@@ -93,6 +93,20 @@ export const crossSiteExempt: readonly { method: string; path: string; reason: s
     path: '/auth/v1/social/callback',
     reason: "the provider's form post, bound by state, PKCE and the one-time claim",
   },
+  ...(
+    [
+      ['POST', '/admin/v1/projects'],
+      ['PUT', '/admin/v1/projects/:id/origins'],
+      ['PUT', '/admin/v1/projects/:id/networks'],
+      ['PUT', '/admin/v1/projects/:id/features'],
+      ['PUT', '/admin/v1/projects/:id/mail-budget'],
+    ] as const
+  ).map(([method, path]) => ({
+    method,
+    path,
+    reason:
+      "the operator's admin (projects/adminRoutes.ts): ADMIN_TOKEN as a bearer header, JSON only, and from a browser only the API's own origin",
+  })),
   { method: 'POST', path: '/v1', reason: 'the JSON-RPC proxy (next issue: its abuse limits)' },
   { method: 'POST', path: '/v1/', reason: 'the JSON-RPC proxy (next issue: its abuse limits)' },
 ]

@@ -66,6 +66,7 @@ export type HttpErrorStatus =
   | 409
   | 410
   | 413
+  | 415
   | 428
   | 429
   | 500

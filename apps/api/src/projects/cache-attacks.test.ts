@@ -10,6 +10,7 @@ import { createApp } from '../app.js'
 import { runProjectCommand } from '../commands.js'
 import type { Db } from '../db/db.js'
 import { maxCachedWalletPages } from '../explorer/routes.js'
+import { createDbAdmin } from './admin.js'
 
 let testDb: TestDb
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
     ['red-b', 'https://b.example.com'],
   ] as const) {
     const code = await runProjectCommand(['create', '--id', id, '--name', id, '--origin', origin], {
-      db: testDb.db,
+      admin: createDbAdmin({ db: testDb.db, rpcUpstreams: {} }),
       out: () => {},
       err: () => {},
     })

@@ -9,6 +9,7 @@ import type { Db } from '../db/db.js'
 import { migrate } from '../db/migrations.js'
 import { createPostgresDb } from '../db/postgres.js'
 import { searchCacheControl, walletsCacheControl } from '../explorer/routes.js'
+import { createDbAdmin } from './admin.js'
 import { projectCacheControl, projectTtlMs } from './cache.js'
 
 let testDb: TestDb
@@ -20,7 +21,11 @@ afterAll(() => testDb?.close())
 /** `npm run project -- <argv>` against `db`, as the CLI runs it; throws unless it succeeds. */
 async function cli(db: Db, ...argv: string[]) {
   const err: string[] = []
-  const code = await runProjectCommand(argv, { db, out: () => {}, err: (line) => err.push(line) })
+  const code = await runProjectCommand(argv, {
+    admin: createDbAdmin({ db, rpcUpstreams: {} }),
+    out: () => {},
+    err: (line) => err.push(line),
+  })
   if (code !== 0) throw new Error(`npm run project -- ${argv.join(' ')}: ${err.join('\n')}`)
 }
 

@@ -146,7 +146,7 @@ describe('WalletSend', () => {
       await renderSend()
       await expect.element(token).toHaveFocus()
       await userEvent.keyboard('{Escape}')
-      expect(store.getState().open).toBe(false)
+      await expect.poll(() => store.getState().open).toBe(false)
     })
   })
 })

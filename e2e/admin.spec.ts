@@ -1,0 +1,102 @@
+/**
+ * Issue 15, admin without downtime: the API's admin page, in Chromium,
+ * changes a project's allowed origins while a host page on one of them stays
+ * connected (the API keeps running on PGlite); keyboard only, and axe-clean in
+ * light and dark.
+ */
+import { expect, test } from '@playwright/test'
+import { workerKey } from '@porthole/dev-stack/anvil'
+import { e2eAdminToken, origins, ports } from '@porthole/dev-stack/stack'
+import { installTestWallet } from '@porthole/dev-stack/testWallet'
+import { expectPageAccessible } from './axe.ts'
+import { hostState, openHost, openModal, widget } from './fixtures.ts'
+
+/** The API from Node, which does not resolve `*.localhost` (its loopback name on its port). */
+const api = `http://127.0.0.1:${ports.api}`
+
+test('the admin page changes the origins of a project in use; its host stays connected', async ({
+  page,
+  context,
+  request,
+}) => {
+  const projectId = `porthole-e2e-admin-${test.info().workerIndex}-${Date.now()}`
+  const created = await request.post(`${api}/admin/v1/projects`, {
+    headers: { authorization: `Bearer ${e2eAdminToken}` },
+    data: {
+      id: projectId,
+      name: 'Admin e2e',
+      allowedOrigins: [origins.demo],
+      networks: ['eip155:31337'],
+    },
+  })
+  expect(created.status()).toBe(201)
+
+  // A visitor connects on the project's one origin.
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  await openHost(page, { projectId })
+  await openModal(page)
+  await widget(page)
+    .getByRole('list', { name: 'Connect a wallet' })
+    .getByRole('button', { name: /Porthole Test Wallet/ })
+    .click()
+  await expect.poll(async () => (await hostState(page)).status).toBe('connected')
+
+  // The operator, in another tab, by keyboard: the token, then the origins.
+  const admin = await context.newPage()
+  await admin.goto(`${origins.api}/admin`)
+  await admin.getByLabel('Admin token (ADMIN_TOKEN)').fill(e2eAdminToken)
+  await admin.keyboard.press('Enter')
+  const section = admin.getByRole('region', { name: `Project ${projectId}` })
+  const originsField = section.getByLabel(/^Allowed origins/)
+  await expect(originsField).toHaveValue(origins.demo)
+  await expectPageAccessible(admin, 'the admin page')
+  await originsField.focus()
+  await admin.keyboard.press('End')
+  await admin.keyboard.type('\nhttps://shop.example')
+  await admin.keyboard.press('Tab')
+  await expect(section.getByRole('button', { name: 'Save origins' })).toBeFocused()
+  await admin.keyboard.press('Enter')
+  await expect(admin.getByRole('status')).toHaveText(`Saved the allowed origins of ${projectId}.`)
+  // The page was drawn again from the API's answer; focus stayed on the button.
+  await expect(section.getByRole('button', { name: 'Save origins' })).toBeFocused()
+
+  // Served at once, without a restart: the origins the widget reads.
+  const served = await request.get(`${api}/projects/v1/origins?projectId=${projectId}`, {
+    headers: { origin: origins.widget },
+  })
+  expect((await served.json()).allowedOrigins).toEqual([origins.demo, 'https://shop.example'])
+
+  // The host page was never disturbed: still connected, still answering.
+  expect((await hostState(page)).status).toBe('connected')
+  const accounts = await page.evaluate(() =>
+    (
+      window as unknown as {
+        Wallet: { provider: { request(a: { method: string }): Promise<unknown> } }
+      }
+    ).Wallet.provider.request({ method: 'eth_accounts' }),
+  )
+  expect((accounts as string[]).map((address) => address.toLowerCase())).toEqual([
+    wallet.address.toLowerCase(),
+  ])
+
+  // A bad origin is refused with the CLI's message, and nothing changes.
+  await originsField.fill('https://*.vercel.app')
+  await section.getByRole('button', { name: 'Save origins' }).click()
+  await expect(admin.getByRole('status')).toContainText('Not saved:')
+  await expect(admin.getByRole('status')).toContainText('vercel.app')
+  const unchanged = await request.get(`${api}/projects/v1/origins?projectId=${projectId}`, {
+    headers: { origin: origins.widget },
+  })
+  expect((await unchanged.json()).allowedOrigins).toEqual([origins.demo, 'https://shop.example'])
+})
+
+test('a wrong token opens nothing and says so', async ({ page }) => {
+  await page.goto(`${origins.api}/admin`)
+  await page.getByLabel('Admin token (ADMIN_TOKEN)').fill('not-the-admin-token-not-the-admin-token')
+  await page.getByRole('button', { name: 'Open' }).click()
+  await expect(page.getByRole('status')).toHaveText(
+    'Could not open the admin: A valid ADMIN_TOKEN is needed (Authorization: Bearer …)',
+  )
+  await expect(page.getByRole('region')).toHaveCount(0)
+  await expect(page.getByLabel('Admin token (ADMIN_TOKEN)')).toBeFocused()
+})
