@@ -8,12 +8,13 @@
  *   variables as the server (DATABASE_URL, PGLITE_DIR; PGlite needs the API
  *   stopped) and the same RPC_UPSTREAMS (to warn of networks without one).
  */
+
+import { createDbAdmin, createHttpAdmin } from './admin/admin.js'
 import { runProjectCommand } from './commands.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
 import { configFromEnv } from './http/config.js'
 import { BaseError } from './http/errors.js'
-import { createDbAdmin, createHttpAdmin } from './projects/admin.js'
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) }
 

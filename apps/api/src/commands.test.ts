@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../test/db.js'
+import { createDbAdmin } from './admin/admin.js'
 import { chargeMailBudget } from './auth/email/codes.js'
 import { runProjectCommand } from './commands.js'
-import { createDbAdmin } from './projects/admin.js'
 import { networkIds } from './projects/networks.js'
 import { getProject } from './projects/projects.js'
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { Networks } from '@porthole/chains'
+import { isRefusal, type ProjectAdmin, type ProjectView } from './admin/admin.js'
 import { BaseError } from './http/errors.js'
-import { isRefusal, type ProjectAdmin, type ProjectView } from './projects/admin.js'
 import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
 
 export const usage = `Manage Porthole projects (the API's database: DATABASE_URL, else PGlite in PGLITE_DIR).

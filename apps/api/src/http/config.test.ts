@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { devSolanaToken, origins, ports } from '@porthole/dev-stack/stack'
 import { TokenList } from '@porthole/protocol/Tokens'
 import { describe, expect, test } from 'vitest'
@@ -543,11 +544,34 @@ describe('productionRefusals', () => {
     ],
     [
       { TRUSTED_PROXIES: '10.0.0.0/8,::/0' },
-      'PORTHOLE_ENV=production: TRUSTED_PROXIES must name the proxies, not every address (a /0 range lets any client choose its address)',
+      'PORTHOLE_ENV=production: TRUSTED_PROXIES must name the proxies, not public ranges (a list that trusts 8.8.8.8 lets any client choose its address)',
     ],
     [
       { RPC_UPSTREAMS: '{"eip155:1":"http://rpc.porthole.example"}' },
       'PORTHOLE_ENV=production: RPC_UPSTREAMS must be https (plain http only to this machine or a private network address: sign-in checks go through them)',
+    ],
+    [
+      { TRUSTED_PROXIES: '0.0.0.0/1,128.0.0.0/1' },
+      'PORTHOLE_ENV=production: TRUSTED_PROXIES must name the proxies, not public ranges (a list that trusts 8.8.8.8 lets any client choose its address)',
+    ],
+    [
+      { PUBLIC_API_URL: 'http://API.localhost:5173/x' },
+      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (the dev stack's http://api.localhost:5173 is refused)",
+    ],
+    [
+      { PGLITE_DIR: join(repoRoot, '.data', 'pglite') },
+      "PORTHOLE_ENV=production: PGLITE_DIR must be outside the repository (its .data/ is the dev stack's)",
+    ],
+    [
+      { ADMIN_TOKEN: 'porthole-e2e-admin-token-not-for-production' },
+      'PORTHOLE_ENV=production: ADMIN_TOKEN must be your own (this one is in the repository, for development and tests)',
+    ],
+    [
+      {
+        RPC_UPSTREAMS:
+          '{"eip155:1":"https://rpc.porthole.example","eip155:31337":"http://127.0.0.1:8545/"}',
+      },
+      "PORTHOLE_ENV=production: RPC_UPSTREAMS must not name eip155:31337 (the dev stack's local chain)",
     ],
   ])('%j: one line naming the variable', (env, line) => {
     expect(productionRefusals(configFromEnv({ ...production, ...env }))).toEqual([line])

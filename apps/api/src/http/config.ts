@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { dirname, join, sep } from 'node:path'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
 import { isHttpsOrLoopback, isHttpsOrPrivate, parseHost } from '@porthole/protocol/HostNames'
@@ -26,6 +26,14 @@ export const apiRoot = (() => {
 
 /** The repository root, two folders above the API's, with a trailing slash. */
 export const repoRoot = `${join(apiRoot, '..', '..')}${sep}`
+
+/** Whether `path` is `dir` or inside it. */
+function isInside(dir: string, path: string): boolean {
+  const from = relative(resolve(dir), resolve(path))
+  return (
+    from === '' || (!from.startsWith('..') && !from.startsWith(sep) && !/^[A-Za-z]:/.test(from))
+  )
+}
 
 /** Where PGlite keeps its files unless `PGLITE_DIR` says otherwise. */
 export const defaultPgliteDir = join(repoRoot, '.data', 'pglite')
@@ -793,19 +801,39 @@ export const devDefaultVariables = {
 
 /** What each of `devDefaultVariables` is in the dev stack, to refuse it set explicitly too. */
 const devDefaultValues: Record<string, unknown> = {
-  PUBLIC_API_URL: defaults.publicApiUrl,
-  WIDGET_ORIGIN: defaults.widgetOrigin,
-  SECURE_FRAME_ORIGIN: defaults.secureFrameOrigin,
+  PUBLIC_API_URL: originOf(defaults.publicApiUrl),
+  WIDGET_ORIGIN: originOf(defaults.widgetOrigin),
+  SECURE_FRAME_ORIGIN: originOf(defaults.secureFrameOrigin),
   CORS_ORIGINS: [...defaults.corsOrigins].sort(),
   RPC_UPSTREAMS: defaults.rpcUpstreams,
   MAIL_FROM: defaults.mailFrom,
 }
 
-/** The parsed value of one of `devDefaultVariables`, in the form `devDefaultValues` holds. */
+/** A URL's origin, as browsers compare it (lower-case host, no path). */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url
+}
+
+/**
+ * The parsed value of one of `devDefaultVariables`, normalised as
+ * `devDefaultValues` is: origins for the URLs, CORS_ORIGINS sorted and without
+ * duplicates.
+ */
 function devValue(name: string, env: z.infer<typeof EnvSchema>): unknown {
-  if (name === 'CORS_ORIGINS') return [...env.CORS_ORIGINS].sort()
+  if (name === 'CORS_ORIGINS') return [...new Set(env.CORS_ORIGINS)].sort()
+  if (name === 'PUBLIC_API_URL' || name === 'WIDGET_ORIGIN' || name === 'SECURE_FRAME_ORIGIN')
+    return originOf(env[name])
   return (env as Record<string, unknown>)[name]
 }
+
+/** Public addresses no proxy list should trust: a list that does trusts nearly everyone. */
+const publicSamples = ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']
+
+/** The dev stack's local chain: an upstream for it in production is a copied development setting. */
+const devChain = 'eip155:31337'
+
+/** The marker of the tokens checked into the repository for development and tests. */
+const notForProduction = 'not-for-production'
 
 /** The start of every line `productionRefusals` writes. */
 export const productionPrefix = 'PORTHOLE_ENV=production:'
@@ -841,6 +869,23 @@ export function productionRefusals(config: Config): string[] {
     refusals.push(
       `${productionPrefix} ${name} must be set (${devDefaultVariables[name as keyof typeof devDefaultVariables]})`,
     )
+  if (
+    !config.databaseUrl &&
+    !config.devDefaultsUsed.includes('PGLITE_DIR') &&
+    config.pgliteDir !== memoryDir &&
+    isInside(repoRoot, config.pgliteDir)
+  )
+    refusals.push(
+      `${productionPrefix} PGLITE_DIR must be outside the repository (its .data/ is the dev stack's)`,
+    )
+  if (config.adminToken?.includes(notForProduction))
+    refusals.push(
+      `${productionPrefix} ADMIN_TOKEN must be your own (this one is in the repository, for development and tests)`,
+    )
+  if (devChain in config.rpcUpstreams && !config.devDefaultsUsed.includes('RPC_UPSTREAMS'))
+    refusals.push(
+      `${productionPrefix} RPC_UPSTREAMS must not name ${devChain} (the dev stack's local chain)`,
+    )
   if (!config.databaseUrl && config.pgliteDir === memoryDir)
     refusals.push(
       `${productionPrefix} PGLITE_DIR must not be memory:// (every wallet, share and session would go at the next restart)`,
@@ -849,9 +894,9 @@ export function productionRefusals(config: Config): string[] {
     refusals.push(
       `${productionPrefix} IP_LIMIT_SCALE must be 1 (a larger scale is for a test stack where every browser is 127.0.0.1; behind a proxy set TRUSTED_PROXIES)`,
     )
-  if (config.trustedProxies.entries.some((entry) => /\/0$/.test(entry)))
+  if (publicSamples.some((address) => config.trustedProxies.has(address)))
     refusals.push(
-      `${productionPrefix} TRUSTED_PROXIES must name the proxies, not every address (a /0 range lets any client choose its address)`,
+      `${productionPrefix} TRUSTED_PROXIES must name the proxies, not public ranges (a list that trusts 8.8.8.8 lets any client choose its address)`,
     )
   if (!Object.values(config.rpcUpstreams).every(isHttpsOrPrivate))
     refusals.push(

@@ -105,7 +105,7 @@ export const crossSiteExempt: readonly { method: string; path: string; reason: s
     method,
     path,
     reason:
-      "the operator's admin (projects/adminRoutes.ts): ADMIN_TOKEN as a bearer header, JSON only, and from a browser only the API's own origin",
+      "the operator's admin (admin/routes.ts): ADMIN_TOKEN as a bearer header, JSON only, and from a browser only the API's own origin",
   })),
   { method: 'POST', path: '/v1', reason: 'the JSON-RPC proxy (next issue: its abuse limits)' },
   { method: 'POST', path: '/v1/', reason: 'the JSON-RPC proxy (next issue: its abuse limits)' },

@@ -6,11 +6,11 @@
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
+import { createDbAdmin } from '../admin/admin.js'
 import { createApp } from '../app.js'
 import { runProjectCommand } from '../commands.js'
 import type { Db } from '../db/db.js'
 import { maxCachedWalletPages } from '../explorer/routes.js'
-import { createDbAdmin } from './admin.js'
 
 let testDb: TestDb
 beforeAll(async () => {

@@ -2,7 +2,7 @@
  * Project administration, one set of operations with two ways in:
  *
  * - `createDbAdmin`: straight on the database. The API's admin endpoints
- *   (projects/adminRoutes.ts) use it, and the CLI when it opens the database
+ *   (admin/routes.ts) use it, and the CLI when it opens the database
  *   itself (`npm run project`, PGlite with the API stopped, or PostgreSQL).
  * - `createHttpAdmin`: through a running API's admin endpoints, with its
  *   `ADMIN_TOKEN` (`npm run project -- --api URL`): no downtime on PGlite, and
@@ -11,6 +11,7 @@
  * Both answer `ProjectView`s (plain JSON) and throw `ProjectError` with the
  * same messages, so the CLI prints the same lines either way.
  */
+import { isHttpsOrPrivate } from '@porthole/protocol/HostNames'
 import {
   emailSendProjectLimit,
   mailBudgetCounts,
@@ -26,7 +27,6 @@ import {
   ProjectError,
 } from '../http/errors.js'
 import type { Project } from '../http/schemas.js'
-import { rpcProjectBudget } from '../rpc/limits.js'
 import {
   createProject,
   getProject,
@@ -36,7 +36,8 @@ import {
   setProjectHeavyRpc,
   setProjectNetworks,
   setProjectOrigins,
-} from './projects.js'
+} from '../projects/projects.js'
+import { rpcProjectBudget } from '../rpc/limits.js'
 
 /** A project as the admin endpoints answer it. */
 export type ProjectView = {
@@ -134,11 +135,10 @@ export function createDbAdmin({
     setOrigins: async (id, origins) => view(await setProjectOrigins(db, id, origins)),
     setNetworks: async (id, networks) => view(await setProjectNetworks(db, id, networks)),
     async setFeatures(id, { heavyRpc, ...features }) {
-      let project: Project | undefined
-      if (heavyRpc !== undefined) project = await setProjectHeavyRpc(db, id, heavyRpc)
-      if (Object.values(features).some((value) => value !== undefined) || !project)
-        project = await setProjectFeatures(db, id, features)
-      return view(project)
+      // The features first: they are checked there (an unknown social login),
+      // so a refused change writes nothing at all.
+      const project = await setProjectFeatures(db, id, features)
+      return view(heavyRpc === undefined ? project : await setProjectHeavyRpc(db, id, heavyRpc))
     },
     async setMailBudget(id, mails) {
       await setProjectMailBudget(db, id, mails)
@@ -185,8 +185,20 @@ export function createHttpAdmin({
   fetch?: typeof fetch
   timeoutMs?: number
 }): ProjectAdmin {
+  // The token goes nowhere it could be read on the way, nor to another app of the origin.
+  const base = URL.canParse(apiUrl) ? new URL(apiUrl) : undefined
+  if (
+    !base ||
+    !isHttpsOrPrivate(base.href) ||
+    base.pathname !== '/' ||
+    base.search ||
+    base.username
+  )
+    throw new ProjectError(
+      `--api must be the API's origin, https (plain http only to this machine or a private network), not '${apiUrl}'`,
+    )
   const call = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
-    const url = new URL(path, `${apiUrl.replace(/\/+$/, '')}/`)
+    const url = new URL(path, base)
     let response: Response
     try {
       response = await fetchFn(url, {

@@ -148,6 +148,17 @@ describe('the admin endpoints', () => {
     })
     expect(unknown.status).toBe(404)
     expect(await unknown.json()).toMatchObject({ error: { code: 'project_not_found' } })
+    // A change refused in part writes nothing at all (heavyRpc included).
+    const half = await call('/admin/v1/projects/steady/features', {
+      method: 'PUT',
+      body: { heavyRpc: true, socials: ['myspace'] },
+    })
+    expect(half.status).toBe(400)
+    const huge = await call('/admin/v1/projects/steady/origins', {
+      method: 'PUT',
+      body: { origins: ['https://a.example'], padding: 'x'.repeat(300 * 1024) },
+    })
+    expect(huge.status).toBe(413)
     const extra = await call('/admin/v1/projects/steady/features', {
       method: 'PUT',
       body: { analytics: false, owner: 'me' },
@@ -156,7 +167,8 @@ describe('the admin endpoints', () => {
     const list = (await (await call('/admin/v1/projects')).json()) as { projects: ProjectView[] }
     expect(list.projects.find(({ id }) => id === 'steady')).toMatchObject({
       allowedOrigins: [],
-      features: { analytics: true },
+      features: { analytics: true, socials: [] },
+      heavyRpc: false,
     })
   })
 })
@@ -231,7 +243,11 @@ describe('the admin page', () => {
     expect(html).not.toMatch(/<script>/)
     const script = await app.request('/admin/admin.js')
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/)
-    expect(await script.text()).not.toContain('innerHTML')
+    const code = await script.text()
+    expect(code).not.toContain('innerHTML')
+    // The token is kept in memory only: a popup another site opens inherits a tab's sessionStorage.
+    expect(code).not.toMatch(/sessionStorage|localStorage|document\.cookie/)
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin')
   })
 })
 
@@ -278,6 +294,8 @@ describe('npm run project -- --api', () => {
       token: 'not-the-token',
       fetch: (input, init) => Promise.resolve(app.request(String(input), init)),
     })
+    for (const apiUrl of ['http://api.porthole.example', 'https://api.porthole.example/porthole'])
+      expect(() => createHttpAdmin({ apiUrl, token })).toThrow(/--api must be the API's origin/)
     expect(await runProjectCommand(['list'], { ...io, admin: wrong })).toBe(1)
     expect(err.at(-1)).toMatch(/^Error: A valid ADMIN_TOKEN is needed .*\(is ADMIN_TOKEN the API's/)
   })

@@ -25,8 +25,11 @@ import type { Config } from '../http/config.js'
 import { mediaType } from '../http/crossSite.js'
 import { HttpError } from '../http/errors.js'
 import { escapeHtml } from '../http/pages.js'
-import { clientIp, parseInput, readJsonBody } from '../http/request.js'
+import { clientIp, limitBody, parseInput, readJsonBody } from '../http/request.js'
 import { createDbAdmin, isRefusal } from './admin.js'
+
+/** The largest admin request body read. */
+const adminBodyBytes = 256 * 1024
 
 /** Wrong tokens per client address before 429. */
 const failedTokenLimit = { limit: 20, windowSeconds: 10 * 60 } as const
@@ -105,6 +108,8 @@ export function createAdminRoutes({ db, config }: { db: Db; config: Config }): H
       )
     await next()
   })
+  // A project's settings are small: nothing larger is read.
+  app.use('/admin/v1/*', limitBody(adminBodyBytes))
 
   /** Runs an admin operation; its refusals (the CLI's messages) become 400, an unknown project 404. */
   const refusing = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -194,6 +199,8 @@ function adminPage(c: Context) {
   c.header('Content-Security-Policy', adminCsp)
   c.header('X-Frame-Options', 'DENY')
   c.header('Referrer-Policy', 'no-referrer')
+  // An opener (another site's page that opened this one) keeps no handle on it.
+  c.header('Cross-Origin-Opener-Policy', 'same-origin')
   const title = 'Porthole admin'
   return c.html(`<!doctype html>
 <html lang="en">
@@ -223,8 +230,10 @@ function adminPage(c: Context) {
 
 /**
  * The admin page's script: plain DOM, every value set as text (never HTML).
- * The token stays in this tab's `sessionStorage` and goes only to this
- * origin's `/admin/v1/` in the Authorization header.
+ * The token lives in this page's memory only (never in storage: a popup
+ * another site opens would inherit a tab's sessionStorage and sign itself
+ * in), and goes only to this origin's `/admin/v1/`, in the Authorization
+ * header. A reload asks for it again.
  */
 export const adminScript = `'use strict'
 ;(() => {
@@ -237,7 +246,7 @@ export const adminScript = `'use strict'
     for (const child of children || []) node.append(child)
     return node
   }
-  let token = sessionStorage.getItem('porthole-admin-token') || ''
+  let token = ''
   const call = async (method, path, body) => {
     const response = await fetch(path, {
       method,
@@ -318,17 +327,16 @@ export const adminScript = `'use strict'
     token = $('token').value.trim() || token
     try {
       await render()
-      sessionStorage.setItem('porthole-admin-token', token)
+      $('token').value = ''
       $('sign-in').hidden = true
       say('')
     } catch (error) {
-      sessionStorage.removeItem('porthole-admin-token')
+      token = ''
       say('Could not open the admin: ' + error.message, 'error')
       $('token').focus()
     }
   }
   $('open').onclick = open
   $('token').onkeydown = (event) => { if (event.key === 'Enter') open() }
-  if (token) open()
 })()
 `
