@@ -7,6 +7,7 @@ import { defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
 // By path: Vite loads a config's packages with Node, which runs no TypeScript.
 import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
 import { reactAliases } from './preact.ts'
+import { checkConfig, configElementId, configTags, type WidgetConfig } from './runtimeConfig.mjs'
 
 /**
  * The settings' parsers, shared with the bundle (`src/lib/env.ts`). Through
@@ -19,36 +20,24 @@ const { module: defaults } = await runnerImport<typeof import('./src/lib/default
 const { defaultWalletConnectProjectId, parseUrlSetting, parseWebSocketUrlSetting } = defaults
 
 /**
- * A Content-Security-Policy for the built page: scripts and styles from the
- * widget origin only, calls and images to the API only (and the WalletConnect
- * relay's socket), frames from the secure origin only. (`frame-ancestors` cannot be set by a meta tag; the
- * widget may be framed anywhere and checks its host itself.)
+ * The deployment's settings in the built page (runtimeConfig.mjs): its
+ * Content-Security-Policy meta tag and the JSON block the app reads at start,
+ * right after the charset. `scripts/configure.mjs` rewrites both for another
+ * deployment, with no rebuild.
  */
-function contentSecurityPolicy(apiUrl: string, secureFrameUrl: string, relayUrl: string): Plugin {
-  const api = new URL(apiUrl).origin
-  const relay = new URL(relayUrl).origin
-  const secure = new URL(secureFrameUrl).origin
-  const policy = [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' ${api} data: blob:`,
-    `connect-src 'self' ${api} ${relay}`,
-    `frame-src ${secure}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "object-src 'none'",
-  ].join('; ')
+function runtimeConfig(config: WidgetConfig): Plugin {
   return {
-    name: 'porthole-csp',
+    name: 'porthole-runtime-config',
     apply: 'build',
-    transformIndexHtml: () => [
-      {
-        tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: policy },
-        injectTo: 'head-prepend',
-      },
-    ],
+    transformIndexHtml: {
+      order: 'pre',
+      // After the charset (which must come first), before every script and style.
+      handler: (html) =>
+        html.replace(
+          /<meta charset="UTF-8" \/>/,
+          (charset) => `${charset}\n    ${configTags(config)}`,
+        ),
+    },
   }
 }
 
@@ -87,13 +76,16 @@ function prefetchScript(apiUrl: string): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        // Right after the Content-Security-Policy (a meta tag governs only what
-        // follows it), before the app's script and its preloads: fetched first.
-        const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/
-        if (!policy.test(html)) throw new Error('The built page has no Content-Security-Policy.')
+        // Right after the settings (the CSP meta, which governs only what follows
+        // it, and the block the script reads), before the app's script and its
+        // preloads: fetched first.
+        const settings = new RegExp(
+          `<script type="application/json" id="${configElementId}">[^<]*</script>`,
+        )
+        if (!settings.test(html)) throw new Error('The built page has no settings block.')
         return html.replace(
-          policy,
-          (meta) => `${meta}\n    <script type="module" async src="/${fileName}"></script>`,
+          settings,
+          (block) => `${block}\n    <script type="module" async src="/${fileName}"></script>`,
         )
       },
     },
@@ -123,7 +115,14 @@ export default defineConfig(({ mode }) => {
     plugins: [
       react(),
       tailwindcss(),
-      contentSecurityPolicy(apiUrl, secureFrameUrl, relayUrl),
+      runtimeConfig(
+        checkConfig({
+          apiUrl,
+          secureFrameUrl,
+          walletConnectRelayUrl: relayUrl,
+          walletConnectProjectId,
+        }),
+      ),
       prefetchScript(apiUrl),
     ],
     define: {

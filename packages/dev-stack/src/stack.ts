@@ -18,6 +18,10 @@ export const ports = {
   demoSameSite: 5180,
   /** e2e only: the app built outside the workspace from the packed packages (e2e/outside-app.spec.ts). */
   outsideApp: 5181,
+  /** e2e only: the same widget build served with other settings, its host page, and its API's name (e2e/runtime-config.spec.ts). */
+  widgetB: 5182,
+  hostB: 5183,
+  apiB: 5184,
   anvil: 8545,
   /** The local Solana node (solanaNode.ts): JSON-RPC here, its WebSocket on the next port, as solana-test-validator's. */
   solana: 8899,

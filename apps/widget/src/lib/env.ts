@@ -1,7 +1,7 @@
 /**
- * Build-time configuration and the project id from the iframe's URL. The API
- * and secure-frame URLs are fixed at build time: nothing the host sends can
- * change where the widget calls.
+ * The deployment's settings and the project id from the iframe's URL. The API
+ * and secure-frame URLs come from the served page itself (runtimeConfig.ts),
+ * else the build: nothing the host sends can change where the widget calls.
  */
 import { isTheme, type Theme } from '@porthole/protocol/Views'
 import { z } from '@porthole/protocol/zod'
@@ -10,27 +10,35 @@ import {
   parseUrlSetting,
   parseWebSocketUrlSetting,
 } from './defaults.js'
+import { runtimeConfig } from './runtimeConfig.js'
 import { readProjectId } from './startup.js'
 
 export { readProjectId }
 
-// The build (vite.config.ts) always sets these, to the dev origins when unset.
-export const apiUrl = parseUrlSetting('VITE_API_URL', import.meta.env.VITE_API_URL)
+// The served page's settings (runtimeConfig.ts) first: one build serves any
+// deployment. Else the build's (vite.config.ts always sets them, to the dev
+// origins when unset).
+export const apiUrl = parseUrlSetting(
+  'VITE_API_URL',
+  runtimeConfig.apiUrl ?? import.meta.env.VITE_API_URL,
+)
 
 export const secureFrameUrl = parseUrlSetting(
   'VITE_SECURE_FRAME_URL',
-  import.meta.env.VITE_SECURE_FRAME_URL,
+  runtimeConfig.secureFrameUrl ?? import.meta.env.VITE_SECURE_FRAME_URL,
 )
 
 export const secureFrameOrigin = new URL(secureFrameUrl).origin
 
-/** The WalletConnect relay and Cloud project id, fixed at build time. */
+/** The WalletConnect relay and Cloud project id. */
 export const walletConnectRelayUrl = parseWebSocketUrlSetting(
   'VITE_WALLETCONNECT_RELAY_URL',
-  import.meta.env.VITE_WALLETCONNECT_RELAY_URL,
+  runtimeConfig.walletConnectRelayUrl ?? import.meta.env.VITE_WALLETCONNECT_RELAY_URL,
 )
 export const walletConnectProjectId =
-  import.meta.env.VITE_WALLETCONNECT_PROJECT_ID?.trim() || defaultWalletConnectProjectId
+  runtimeConfig.walletConnectProjectId?.trim() ||
+  import.meta.env.VITE_WALLETCONNECT_PROJECT_ID?.trim() ||
+  defaultWalletConnectProjectId
 
 export const projectId: string | null =
   typeof location === 'undefined' ? null : readProjectId(location.search)
