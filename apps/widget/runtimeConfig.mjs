@@ -28,6 +28,10 @@ export const configElementId = 'porthole-config'
  * }} WidgetConfig
  */
 
+/** A host a CSP source may name: DNS labels, an IPv4 address or a bracketed IPv6 one (no `*`, `;`, `,`, quotes). */
+const plainHost =
+  /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/
+
 /** @param {string} name @param {unknown} value @param {readonly string[]} protocols */
 function checkUrl(name, value, protocols) {
   if (typeof value !== 'string' || !URL.canParse(value))
@@ -35,9 +39,15 @@ function checkUrl(name, value, protocols) {
       `${name} must be a URL (${protocols.join(' or ')}), not ${JSON.stringify(value)}`,
     )
   const url = new URL(value)
-  if (!protocols.includes(url.protocol) || url.username || url.password || url.search || url.hash)
+  if (
+    !protocols.includes(url.protocol) ||
+    url.username ||
+    url.password ||
+    /[?#]/.test(value) ||
+    !plainHost.test(url.hostname)
+  )
     throw new Error(
-      `${name} must be a ${protocols.join(' or ')} URL without credentials, query or fragment, not ${JSON.stringify(value)}`,
+      `${name} must be a ${protocols.join(' or ')} URL of a plain host, without credentials, query or fragment, not ${JSON.stringify(value)}`,
     )
   return url.href.replace(/\/+$/, '')
 }

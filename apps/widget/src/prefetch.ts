@@ -6,14 +6,11 @@
  */
 
 import { parseUrlSetting } from './lib/defaults.js'
-import { readRuntimeConfig } from './lib/runtimeConfig.js'
+import { runtimeConfig } from './lib/runtimeConfig.js'
 import { readProjectId, sendEarly, startupGets } from './lib/startup.js'
 
 const projectId = readProjectId(location.search)
 if (projectId !== null && window.parent !== window) {
-  const base = parseUrlSetting(
-    'VITE_API_URL',
-    readRuntimeConfig(document).apiUrl ?? import.meta.env.VITE_API_URL,
-  )
+  const base = parseUrlSetting('VITE_API_URL', runtimeConfig.apiUrl ?? import.meta.env.VITE_API_URL)
   for (const get of startupGets(projectId)) sendEarly(base, get)
 }

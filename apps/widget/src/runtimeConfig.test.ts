@@ -62,6 +62,12 @@ describe('configureHtml', () => {
   test.each([
     [{ apiUrl: 'ftp://api.example.com' }, /apiUrl must be a http: or https: URL/],
     [{ apiUrl: 'https://user:pw@api.example.com' }, /without credentials/],
+    [{ apiUrl: 'https://*' }, /of a plain host/],
+    [{ apiUrl: 'https://%2A.example.com' }, /of a plain host/],
+    [{ apiUrl: 'https://x;script-src-elem' }, /of a plain host/],
+    [{ secureFrameUrl: 'https://a,b.example' }, /of a plain host/],
+    [{ apiUrl: 'https://api.example.com/path?' }, /without credentials, query or fragment/],
+    [{ apiUrl: 'https://api.example.com#' }, /without credentials, query or fragment/],
     [{ secureFrameUrl: 'not a url' }, /secureFrameUrl must be a URL/],
     [
       { walletConnectRelayUrl: 'https://relay.example.com' },
