@@ -19,13 +19,9 @@ import {
   secureFrameOf,
   startRequest,
 } from './embeddedFixtures.ts'
-import { hostState, openHost, origins, widget } from './fixtures.ts'
+import { hostState, openHost, origins, testWalletRow, widget } from './fixtures.ts'
 
 const hostButton = (page: Page) => page.getByRole('button', { name: 'Connect', exact: true })
-const walletRow = (page: Page) =>
-  widget(page)
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /Porthole Test Wallet/ })
 
 function widgetFrameOf(page: Page): Frame {
   const frame = page.frames().find((candidate) => candidate.url().startsWith(origins.widget))
@@ -111,7 +107,7 @@ test.describe('keyboard alone', () => {
     await expectClosedToHost(page)
 
     await openByKeyboard(page)
-    await pressUntilFocused(page, walletRow(page))
+    await pressUntilFocused(page, testWalletRow(page))
     await page.keyboard.press('Enter')
     await expect.poll(async () => (await hostState(page)).status).toBe('connected')
     await expectClosedToHost(page)
@@ -211,7 +207,7 @@ test.describe('keyboard alone', () => {
     await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
     await openHost(page, { siwx: 'required' })
     await openByKeyboard(page)
-    await pressUntilFocused(page, walletRow(page))
+    await pressUntilFocused(page, testWalletRow(page))
     await page.keyboard.press('Enter')
     await expect.poll(async () => (await hostState(page)).view).toBe('SIWXSignMessage')
     await pressUntilFocused(page, widget(page).getByRole('button', { name: 'Sign in' }))
@@ -285,11 +281,11 @@ test('text at 200 % loses nothing in Connect and Account', async ({ page }) => {
   await openHost(page)
   const frame = widget(page)
   await hostButton(page).click()
-  await expect(walletRow(page)).toBeVisible()
+  await expect(testWalletRow(page)).toBeVisible()
   await setTextSize(page, '200%')
   expect(await textLoss(page)).toEqual([])
   await setTextSize(page, '')
-  await walletRow(page).click()
+  await testWalletRow(page).click()
   await expect.poll(async () => (await hostState(page)).status).toBe('connected')
   await hostButton(page).click()
   await expect(frame.getByTestId('account-balance')).toBeVisible()
@@ -316,7 +312,7 @@ test('axe: the views no other flow shows', async ({ page }) => {
 
   // A network of another namespace while an EVM wallet is connected.
   await hostButton(page).click()
-  await walletRow(page).click()
+  await testWalletRow(page).click()
   await expect.poll(async () => (await hostState(page)).status).toBe('connected')
   await hostButton(page).click()
   await frame.getByRole('button', { name: /Network/ }).click()

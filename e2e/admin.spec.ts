@@ -9,7 +9,7 @@ import { workerKey } from '@porthole/dev-stack/anvil'
 import { e2eAdminToken, origins, ports } from '@porthole/dev-stack/stack'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { expectPageAccessible } from './axe.ts'
-import { hostState, openHost, openModal, widget } from './fixtures.ts'
+import { hostState, openHost, openModal, testWalletRow } from './fixtures.ts'
 
 /** The API from Node, which does not resolve `*.localhost` (its loopback name on its port). */
 const api = `http://127.0.0.1:${ports.api}`
@@ -35,10 +35,7 @@ test('the admin page changes the origins of a project in use; its host stays con
   const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
   await openHost(page, { projectId })
   await openModal(page)
-  await widget(page)
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /Porthole Test Wallet/ })
-    .click()
+  await testWalletRow(page).click()
   await expect.poll(async () => (await hostState(page)).status).toBe('connected')
 
   // The operator, in another tab, by keyboard: the token, then the origins.

@@ -120,6 +120,12 @@ export async function openModal(page: Page, view?: string): Promise<void> {
   await expect(page.locator('iframe[title="Porthole wallet"]')).toBeFocused()
 }
 
+/** The dev stack's injected test wallet (`installTestWallet`) in Connect's list. */
+export const testWalletRow = (page: Page) =>
+  widget(page)
+    .getByRole('list', { name: 'Connect a wallet' })
+    .getByRole('button', { name: /Porthole Test Wallet/ })
+
 /** Opens Connect and points at the email field: an embedded wallet is in play, so the widget makes the secure frame. */
 export async function startEmailLogin(page: Page): Promise<void> {
   await openModal(page)

@@ -14,7 +14,7 @@ import { workerKey } from '@porthole/dev-stack/anvil'
 import { origins, ports, projects } from '@porthole/dev-stack/stack'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
-import { widget } from './fixtures.ts'
+import { testWalletRow, widget } from './fixtures.ts'
 import { buildOutsideApp } from './outsideApp.ts'
 
 const appOrigin = `http://127.0.0.1:${ports.outsideApp}`
@@ -53,10 +53,7 @@ test('an app installing the packed packages connects through ConnectButton and o
 
   await connect.click()
   const frame = widget(page)
-  await frame
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /Porthole Test Wallet/ })
-    .click()
+  await testWalletRow(page).click()
   // useWallet re-renders on the wallet's state: the account and its network replace Connect.
   await expect(page.getByTestId('status')).toHaveText('connected eip155:31337')
   const account = page.getByRole('button', { name: new RegExp(`^Account ${wallet.address}$`, 'i') })

@@ -10,7 +10,7 @@ import { compileContract, SMART_ACCOUNT_SOURCE } from '@porthole/dev-stack/contr
 import { ports } from '@porthole/dev-stack/stack'
 import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { expectWidgetAccessible } from './axe.ts'
-import { hostState, openHost, openModal, origins, widget } from './fixtures.ts'
+import { hostState, openHost, openModal, origins, testWalletRow, widget } from './fixtures.ts'
 
 type SessionWindow = Window & {
   Wallet: {
@@ -32,10 +32,7 @@ async function setup(page: Page, siwx: 'required' | 'optional'): Promise<TestWal
 /** Connect → the test wallet; sign-in then takes over the modal. */
 async function connect(page: Page) {
   await openModal(page)
-  await widget(page)
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /Porthole Test Wallet/ })
-    .click()
+  await testWalletRow(page).click()
   await expect.poll(async () => (await hostState(page)).status).toBe('connected')
   await expect.poll(async () => (await hostState(page)).view).toBe('SIWXSignMessage')
 }

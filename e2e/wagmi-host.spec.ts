@@ -10,7 +10,7 @@ import { origins } from '@porthole/dev-stack/stack'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { hostState, widget } from './fixtures.ts'
+import { hostState, testWalletRow } from './fixtures.ts'
 
 test('a wagmi host finds Porthole by EIP-6963, connects through it and sends a transaction', async ({
   page,
@@ -23,10 +23,7 @@ test('a wagmi host finds Porthole by EIP-6963, connects through it and sends a t
 
   const connecting = page.evaluate(() => window.host.connect())
   await expect.poll(async () => (await hostState(page)).open).toBe(true)
-  await widget(page)
-    .getByRole('list', { name: 'Connect a wallet' })
-    .getByRole('button', { name: /Porthole Test Wallet/ })
-    .click()
+  await testWalletRow(page).click()
   const accounts = await connecting
   expect(accounts.map((account) => account.toLowerCase())).toEqual([wallet.address.toLowerCase()])
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { Networks } from '@porthole/chains'
-import { isRefusal, type ProjectAdmin, type ProjectView } from './admin/admin.js'
+import { isRefusal, type ProjectAdmin, type ProjectUsage, type ProjectView } from './admin/admin.js'
 import { BaseError } from './http/errors.js'
 import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
 
@@ -290,7 +290,7 @@ function required(value: string | undefined, flag: string): string {
 }
 
 /** A project's mail budget in words. */
-function describeMailBudget(budget: { mails: number; windowMinutes: number; isDefault: boolean }) {
+function describeMailBudget(budget: ProjectUsage['mailBudget']) {
   return `${budget.mails} mails per ${budget.windowMinutes} minutes${budget.isDefault ? ' (the default)' : ''}`
 }
 
