@@ -2,12 +2,14 @@
 // pretest: what the tests need from Debian, never downloaded by a tool:
 // - Chromium at /usr/bin/chromium, which the e2e suite drives;
 // - PostgreSQL's server programs (initdb, postgres), which the API's
-//   multi-process tests start in a temporary directory.
+//   multi-process tests and `npm run test:prod` start in a temporary directory;
+// - nginx, the TLS proxy `npm run test:prod` puts in front of the production profile.
 // Install what is missing when we are root; otherwise say exactly what to install.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 
 const chromium = '/usr/bin/chromium'
+const nginx = '/usr/sbin/nginx'
 const postgresRoot = '/usr/lib/postgresql'
 
 const hasPostgres = () =>
@@ -17,6 +19,7 @@ const hasPostgres = () =>
 const missing = [
   ...(existsSync(chromium) ? [] : [{ name: 'chromium', check: () => existsSync(chromium) }]),
   ...(hasPostgres() ? [] : [{ name: 'postgresql', check: hasPostgres }]),
+  ...(existsSync(nginx) ? [] : [{ name: 'nginx', check: () => existsSync(nginx) }]),
 ]
 if (missing.length === 0) process.exit(0)
 

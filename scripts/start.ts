@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -21,7 +21,11 @@ import {
   createFarcasterRelay,
   type FarcasterRelayStandIn,
 } from '@porthole/dev-stack/farcasterRelay'
-import { createMailCatcher, type MailCatcher } from '@porthole/dev-stack/mailCatcher'
+import {
+  createMailCatcher,
+  createMailListing,
+  type MailCatcher,
+} from '@porthole/dev-stack/mailCatcher'
 import { createOidcProvider, type OidcStandIn } from '@porthole/dev-stack/oidcProvider'
 import { createRelay, type Relay } from '@porthole/dev-stack/relay'
 import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNode'
@@ -343,20 +347,6 @@ Porthole is running (Ctrl-C stops it):
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)
-}
-
-/** e2e: the caught mail as JSON (`GET /messages`), newest last, for the tests in other processes. */
-function createMailListing(catcher: MailCatcher): Server {
-  return createServer((request, response) => {
-    if (request.method !== 'GET' || !request.url?.startsWith('/messages')) {
-      response.writeHead(404).end()
-      return
-    }
-    const messages = catcher
-      .messages()
-      .map(({ from, to, subject, text, date }) => ({ from, to, subject, text, date }))
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages))
-  })
 }
 
 /** The demo's sign-in settings, as the `data-siwx` attribute (HTML-escaped JSON). */

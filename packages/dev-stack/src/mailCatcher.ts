@@ -8,6 +8,7 @@
  * Mail is stored before the server answers 250, so once a send has resolved
  * the message is already in `messages()`.
  */
+import { createServer, type Server } from 'node:http'
 import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server'
 
@@ -223,6 +224,23 @@ function drain(stream: SMTPServerDataStream): Promise<void> {
   return new Promise((resolve) => {
     stream.once('end', resolve)
     stream.resume()
+  })
+}
+
+/**
+ * The caught mail as JSON (`GET /messages`), oldest first, for tests in other
+ * processes (read with stackMail.ts). Listen on it yourself.
+ */
+export function createMailListing(catcher: MailCatcher): Server {
+  return createServer((request, response) => {
+    if (request.method !== 'GET' || !request.url?.startsWith('/messages')) {
+      response.writeHead(404).end()
+      return
+    }
+    const messages = catcher
+      .messages()
+      .map(({ from, to, subject, text, date }) => ({ from, to, subject, text, date }))
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages))
   })
 }
 
