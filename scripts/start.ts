@@ -48,6 +48,8 @@ import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { hostRuleOf } from '@porthole/protocol/HostNames'
 import { toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import { createHttpAdmin } from '../apps/api/src/admin/admin.ts'
+import { runProjectCommand } from '../apps/api/src/commands.ts'
 import { devProjectNetworks } from '../apps/api/src/projects/seed.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -224,35 +226,6 @@ async function main() {
     '--silent',
   ])
 
-  if (e2e && !process.env.DATABASE_URL) {
-    for (const project of projects.e2e) {
-      const args = ['apps/api/src/cli.ts', 'create', '--id', project.id, '--name', project.name]
-      // The dev project's networks: the local anvil chain first, as its default.
-      args.push('--networks', devProjectNetworks.join(','))
-      for (const origin of project.allowedOrigins) args.push('--origin', origin)
-      const created = spawnSync(bin('tsx'), args, { cwd: root, env: { ...process.env, ...apiEnv } })
-      if (created.status !== 0)
-        throw new Error(`Could not create the e2e project ${project.id}: ${created.stderr}`)
-      if ('socials' in project) {
-        const features = ['apps/api/src/cli.ts', 'set-features', '--id', project.id]
-        features.push('--email', 'true', '--socials', project.socials)
-        const set = spawnSync(bin('tsx'), features, {
-          cwd: root,
-          env: { ...process.env, ...apiEnv },
-        })
-        if (set.status !== 0)
-          throw new Error(`Could not set the features of ${project.id}: ${set.stderr}`)
-      }
-      if ('mailBudget' in project) {
-        const budget = ['apps/api/src/cli.ts', 'set-mail-budget', '--id', project.id]
-        budget.push('--mails', String(project.mailBudget))
-        const set = spawnSync(bin('tsx'), budget, { cwd: root, env: { ...process.env, ...apiEnv } })
-        if (set.status !== 0)
-          throw new Error(`Could not set the mail budget of ${project.id}: ${set.stderr}`)
-      }
-    }
-  }
-
   // In this process: funds the Solana dev accounts and creates the Solana dev token as it starts.
   solana = await createSolanaNode({ port: ports.solana })
 
@@ -310,6 +283,7 @@ async function main() {
   if (e2e) await deployDevIdRegistry()
   relay = await createRelay({ port: ports.relay, host: '127.0.0.1' })
   await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
+  if (e2e && !process.env.DATABASE_URL) await createE2eProjects(adminToken)
   await waitFor('secure frame', httpOk(`http://127.0.0.1:${ports.secure}/health`))
   // The demo host starts last: its /health answering means the whole stack is up.
   const demoHost = () =>
@@ -347,6 +321,40 @@ Porthole is running (Ctrl-C stops it):
   database       ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${pgliteDir}`}
 Open ${origins.demo}/ in Chromium (it resolves *.localhost to this machine).
 `)
+}
+
+/**
+ * e2e: the test projects, through the running API's admin endpoints (what
+ * `npm run project -- --api` does), all in this process.
+ */
+async function createE2eProjects(token: string) {
+  const admin = createHttpAdmin({ apiUrl: `http://127.0.0.1:${ports.api}`, token })
+  const errors: string[] = []
+  const io = { admin, out: () => undefined, err: (line: string) => errors.push(line) }
+  const run = async (argv: string[]) => {
+    // Warnings (networks without an upstream) are expected: Ethereum and Base have none here.
+    if ((await runProjectCommand(argv, io)) !== 0)
+      throw new Error(`Could not set up the e2e projects (${argv.join(' ')}): ${errors.join('\n')}`)
+  }
+  for (const project of projects.e2e) {
+    // The dev project's networks: the local anvil chain first, as its default.
+    const create = ['create', '--id', project.id, '--name', project.name]
+    create.push('--networks', devProjectNetworks.join(','))
+    for (const origin of project.allowedOrigins) create.push('--origin', origin)
+    await run(create)
+    if ('socials' in project)
+      await run([
+        'set-features',
+        '--id',
+        project.id,
+        '--email',
+        'true',
+        '--socials',
+        project.socials,
+      ])
+    if ('mailBudget' in project)
+      await run(['set-mail-budget', '--id', project.id, '--mails', String(project.mailBudget)])
+  }
 }
 
 /** The demo's sign-in settings, as the `data-siwx` attribute (HTML-escaped JSON). */
