@@ -279,10 +279,8 @@ test.describe('loader with the widget', () => {
       'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
     )
     await expect(frame(page)).toHaveAttribute('allow', 'clipboard-write')
-    await expect(frame(page)).toHaveAttribute(
-      'src',
-      `${widgetOrigin}/?projectId=porthole-dev&theme=system`,
-    )
+    // No theme on the tag: none in the URL (the widget's default is the system's).
+    await expect(frame(page)).toHaveAttribute('src', `${widgetOrigin}/?projectId=porthole-dev`)
   })
 })
 
@@ -404,6 +402,23 @@ test.describe('loader with a stand-in widget', () => {
     )
     await handshaken(page)
     expect(messages).toHaveLength(1)
+
+    // The site look's attributes go to the widget as they are (it checks them).
+    await page.evaluate(() => {
+      const scope = window as unknown as Partial<Scope>
+      scope.Wallet?.destroy()
+      delete scope.Wallet
+    })
+    await addLoaderTag(page, {
+      'data-project-id': 'porthole-dev',
+      'data-theme-accent': '#0a7d32',
+      'data-theme-radius': '8',
+      'data-theme-font': 'Georgia, serif',
+    })
+    await expect(frame(page)).toHaveAttribute(
+      'src',
+      `${widgetOrigin}/?projectId=porthole-dev&themeAccent=%230a7d32&themeRadius=8&themeFont=Georgia%2C+serif`,
+    )
   })
 
   test('a frame that never answers the handshake fails after 20 s: one warning, calls reject', async ({

@@ -5,6 +5,7 @@
  * does not allow. Everything is located by role and name inside the frame.
  */
 import { type BrowserContext, expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { contrastRatio } from '../apps/widget/src/lib/themeVariables.ts'
 import { expectWidgetAccessible } from './axe.ts'
 import {
   expectFrameHidden,
@@ -311,6 +312,120 @@ test.describe('theme', () => {
     await expect.poll(async () => (await surface(frame)).scheme).toBe('light')
     await page.emulateMedia({ colorScheme: 'dark' })
     await expect.poll(async () => (await surface(frame)).scheme).toBe('dark')
+  })
+})
+
+/**
+ * The tag's `data-theme-*` look, on the demo host with a tag written by the
+ * test; the secure frame keeps its own.
+ */
+test.describe('site look (data-theme-accent, -radius, -font)', () => {
+  /** The demo host with its tag replaced by one carrying `attributes` (as a site would write it). */
+  async function openThemedHost(page: Page, attributes: Record<string, string>) {
+    await openHost(page)
+    await page.evaluate(
+      ({ src, attributes }) => {
+        const scope = window as unknown as { Wallet?: { destroy(): void } }
+        scope.Wallet?.destroy()
+        delete scope.Wallet
+        const script = document.createElement('script')
+        for (const [name, value] of Object.entries(attributes)) script.setAttribute(name, value)
+        script.src = src
+        document.head.append(script)
+      },
+      {
+        src: `${origins.widget}/loader.js`,
+        attributes: { 'data-project-id': 'porthole-dev', ...attributes },
+      },
+    )
+    await page.waitForFunction(
+      () => typeof (window as { Wallet?: { getState?: unknown } }).Wallet?.getState === 'function',
+    )
+    await openModal(page)
+  }
+  const look = (frame: FrameLocator) =>
+    Promise.all([
+      dialog(frame, 'Connect Wallet').evaluate((card) => {
+        const style = getComputedStyle(card)
+        return {
+          accent: style.getPropertyValue('--ph-accent').trim(),
+          radius: style.borderTopLeftRadius,
+          font: style.fontFamily,
+        }
+      }),
+      // WalletConnect's icon: accent background, accent-fg glyph.
+      frame
+        .getByRole('button', { name: /WalletConnect/ })
+        .locator('.bg-accent')
+        .evaluate((icon) => ({
+          background: getComputedStyle(icon).backgroundColor,
+          color: getComputedStyle(icon).color,
+        })),
+    ]).then(([card, icon]) => ({ ...card, icon }))
+  const rgb = (css: string) =>
+    `#${(css.match(/\d+/g) ?? [])
+      .slice(0, 3)
+      .map((n) => Number(n).toString(16).padStart(2, '0'))
+      .join('')}`
+
+  test('accent, radius and font from the tag; a pale accent is darkened to 4.5:1, lightened in dark', async ({
+    page,
+  }) => {
+    await openThemedHost(page, {
+      'data-theme': 'light',
+      'data-theme-accent': '#ffff00',
+      'data-theme-radius': '6',
+      'data-theme-font': 'Georgia, serif',
+    })
+    const frame = widget(page)
+    const light = await look(frame)
+    expect(light.radius).toBe('6px')
+    expect(light.font).toBe('Georgia, serif')
+    expect(light.accent).not.toBe('#ffff00')
+    expect(rgb(light.icon.background)).toBe(light.accent)
+    expect(contrastRatio(light.accent, '#ffffff')).toBeGreaterThanOrEqual(4.5)
+    expect(contrastRatio(light.accent, rgb(light.icon.color))).toBeGreaterThanOrEqual(4.5)
+
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('dark'))
+    await expect.poll(async () => (await look(frame)).accent).not.toBe(light.accent)
+    const dark = await look(frame)
+    expect(contrastRatio(dark.accent, '#17181d')).toBeGreaterThanOrEqual(4.5)
+    expect(contrastRatio(dark.accent, rgb(dark.icon.color))).toBeGreaterThanOrEqual(4.5)
+    // axe in light and dark (the system's), with the site's accent.
+    await page.evaluate(() => (window as unknown as WalletWindow).Wallet.setTheme('system'))
+    await expectWidgetAccessible(page, 'Connect with the site look')
+
+    // The secure frame keeps its own look: none of the site's values reach it.
+    await frame.getByPlaceholder('Email').click()
+    const secure = frame.locator('iframe[title="Porthole secure frame"]')
+    await expect(secure).toHaveCount(1)
+    expect(await secure.getAttribute('src')).not.toMatch(/theme(Accent|Radius|Font)|Georgia/)
+    const secureFont = () =>
+      page
+        .frames()
+        .find((each) => each.url().startsWith(origins.secure))
+        ?.evaluate(() => getComputedStyle(document.body).fontFamily) ?? null
+    await expect.poll(secureFont).toMatch(/\w/)
+    expect(await secureFont()).not.toContain('Georgia')
+  })
+
+  test('a value that is not plainly one is refused with a warning; the default look stays', async ({
+    page,
+  }) => {
+    const warnings = hostWarnings(page)
+    await openThemedHost(page, {
+      'data-theme': 'light',
+      'data-theme-accent': '#fff;background:url(https://evil.example/x)',
+      'data-theme-font': 'Arial; } .card { display: none',
+    })
+    const frame = widget(page)
+    expect(await look(frame)).toMatchObject({ accent: '#2f4ae0', radius: '24px' })
+    expect((await look(frame)).font).not.toContain('Arial')
+    await expect
+      .poll(() => warnings.join('\n'))
+      .toContain(
+        'Ignored, not valid: data-theme-accent (a #rgb or #rrggbb colour); data-theme-font',
+      )
   })
 })
 

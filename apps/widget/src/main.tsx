@@ -20,7 +20,7 @@ import {
 import { queryClient } from './lib/data/queryClient.js'
 import { hasStoredEvmConnection, readRecent, solanaConnectionKey } from './lib/data/recent.js'
 import { storage } from './lib/data/storage.js'
-import { initialTheme, projectId, siwxSetting } from './lib/env.js'
+import { initialTheme, projectId, siwxSetting, themeSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
 import { arrivedProjectConfig, projectConfigQuery } from './lib/host/projectConfig.js'
 import { prefetchAllowedOrigins, runVerification } from './lib/host/verification.js'
@@ -36,6 +36,7 @@ const handshake = Handshake.accept({ channel: Host.channel, readyTo: '*' })
 store.setState({
   projectId,
   theme: initialTheme,
+  themeVariables: themeSetting.variables,
   siwx:
     siwxSetting === null || siwxSetting === 'invalid'
       ? null
@@ -49,6 +50,12 @@ if (siwxSetting === 'invalid')
     code: 'INVALID_CONFIG',
     message:
       'The siwx setting is not valid JSON of { required?: boolean, statement?: string (one line), resources?: URL[], expirationTime?: seconds }: sign-in is off.',
+  })
+
+if (themeSetting.refused.length > 0)
+  raiseAlert({
+    code: 'INVALID_CONFIG',
+    message: `Ignored, not valid: ${themeSetting.refused.join('; ')}. The default look stays for those.`,
   })
 
 void handshake.then(({ port, origin }) => {

@@ -57,6 +57,16 @@ export type CreateWalletParameters = {
   theme?: Theme | undefined
   /** Turns sign-in on; as an object, or the JSON of one (the tag's `data-siwx`). */
   siwx?: SiwxConfig | string | undefined
+  /**
+   * The accent colour, `#rgb` or `#rrggbb` (the tag's `data-theme-accent`).
+   * The widget keeps it readable: darker or lighter where it would fall
+   * below 4.5:1 as text.
+   */
+  themeAccent?: string | undefined
+  /** The modal's corner radius in whole pixels, 0 to 32 (`data-theme-radius`); others scale with it. */
+  themeRadius?: string | number | undefined
+  /** A font family list of installed fonts, e.g. `Georgia, serif` (`data-theme-font`). */
+  themeFont?: string | undefined
 }
 
 export type OpenOptions = { view?: View | undefined }
@@ -128,7 +138,7 @@ const warn = (message: string): undefined => {
 }
 
 export function createWallet(parameters: CreateWalletParameters): Wallet {
-  const { projectId, theme = 'system', siwx } = parameters
+  const { projectId } = parameters
   if (!projectId || typeof projectId !== 'string')
     throw new TypeError('[Porthole] createWallet needs a projectId.')
   if (!isSecureContext) throw new BaseError('[Porthole] needs an https: page.')
@@ -289,8 +299,15 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     if (visible) iframe.focus()
   }
 
-  const query = new URLSearchParams({ projectId, theme })
-  if (siwx) query.set('siwx', typeof siwx === 'string' ? siwx : JSON.stringify(siwx))
+  // The widget checks each (lib/env.ts, lib/themeVariables.ts) and falls back: the
+  // system theme, no sign-in, the default look (with an alert for what it refused).
+  const query = new URLSearchParams({ projectId })
+  for (const name of ['theme', 'siwx', 'themeAccent', 'themeRadius', 'themeFont'] as const) {
+    const value = parameters[name]
+    // A number (themeRadius) becomes its text in set().
+    if (value != null)
+      query.set(name, typeof value === 'object' ? JSON.stringify(value) : (value as string))
+  }
   iframe.src = `${widgetUrl}/?${query}`
   iframe.title = 'Porthole wallet'
   iframe.setAttribute('sandbox', sandbox)

@@ -7,8 +7,7 @@
  * from the script's own origin, sets `window.Wallet` (replaying calls queued on
  * a stub there), then fires `porthole:ready` on `window`.
  */
-import type { Theme } from '@porthole/protocol/Views'
-import { createWallet } from './createWallet.js'
+import { type CreateWalletParameters, createWallet } from './createWallet.js'
 import { replay } from './internal/queue.js'
 
 // Only set while this script runs its top level (async or not).
@@ -23,13 +22,12 @@ if (typeof existing?.getState !== 'function') {
     // biome-ignore lint/suspicious/noConsole: the site's developer must learn that the tag is incomplete.
     console.error('[Porthole] loader.js needs a data-project-id attribute.')
   } else {
-    const theme = script.dataset.theme
+    // data-theme, data-siwx, data-theme-accent, -radius, -font: the widget checks each and
+    // falls back (the system theme; no sign-in, the default look, and an alert).
+    // data-project-id is there too (checked above).
     const wallet = createWallet({
-      projectId,
+      ...(script.dataset as Omit<CreateWalletParameters, 'widgetUrl'>),
       widgetUrl: new URL(script.src).origin,
-      // The widget checks both and falls back (the system theme; no sign-in and an alert).
-      theme: theme as Theme | undefined,
-      siwx: script.dataset.siwx,
     })
     scope.Wallet = wallet
     replay(existing, wallet)

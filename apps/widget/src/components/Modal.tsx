@@ -4,12 +4,14 @@ import {
   useEffect,
   useId,
   useLayoutEffect,
+  useMemo,
   useRef,
 } from 'react'
 import { useResolvedTheme } from '../hooks/useResolvedTheme.js'
 import { useStore } from '../hooks/useStore.js'
 import { router } from '../lib/state/router.js'
 import { store } from '../lib/state/store.js'
+import { themeStyle } from '../lib/themeVariables.js'
 import { Alerts } from './Alerts.js'
 import { Header } from './Header.js'
 import { SecureFrame } from './SecureFrame.js'
@@ -40,6 +42,8 @@ function focusables(root: HTMLElement): HTMLElement[] {
 export function Modal({ children }: { children: ReactNode }) {
   const open = useStore((state) => state.open)
   const theme = useResolvedTheme()
+  const themeVariables = useStore((state) => state.themeVariables)
+  const style = useMemo(() => themeStyle(themeVariables, theme), [themeVariables, theme])
   // A new array on every navigation, even to the view already shown.
   const history = useStore((state) => state.history)
   const titleId = useId()
@@ -152,6 +156,8 @@ export function Modal({ children }: { children: ReactNode }) {
         aria-modal="true"
         aria-labelledby={titleId}
         data-theme={theme}
+        // The site's accent, radius and font as CSS variables (index.css reads them).
+        style={style}
         data-open={open}
         onKeyDown={trapTab}
         className="relative flex w-[22.5rem] max-w-full flex-col overflow-hidden rounded-3xl border border-line bg-surface font-sans text-fg shadow-card"

@@ -12,6 +12,7 @@ import {
 } from './defaults.js'
 import { runtimeConfig } from './runtimeConfig.js'
 import { readProjectId } from './startup.js'
+import { parseThemeVariables } from './themeVariables.js'
 
 export { readProjectId }
 
@@ -51,6 +52,11 @@ export function readTheme(search: string): Theme {
 
 export const initialTheme: Theme =
   typeof location === 'undefined' ? 'system' : readTheme(location.search)
+
+/** The site's accent, radius and font (`themeAccent`, `themeRadius`, `themeFont`), and what was refused. */
+export const themeSetting = parseThemeVariables(
+  typeof location === 'undefined' ? '' : location.search,
+)
 
 /**
  * The site's sign-in settings (`siwx` query parameter, set by the loader from

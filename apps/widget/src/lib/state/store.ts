@@ -5,6 +5,7 @@
  */
 import type { Alert, AlertCode, HostWallet, Session, StandardWallet } from '@porthole/protocol/Host'
 import type { ConnectionStatus, Theme, View } from '@porthole/protocol/Views'
+import type { ThemeVariables } from '../themeVariables.js'
 import type { Toast } from './toast.js'
 
 export type Store<state> = {
@@ -133,6 +134,8 @@ export type WidgetState = {
   /** The view history: the current view is the last one. Never empty. */
   history: readonly View[]
   theme: Theme
+  /** The site's accent, radius and font (lib/themeVariables.ts), already checked. */
+  themeVariables: ThemeVariables
   /** The host page's origin, from the browser (`event.origin` of the handshake). */
   hostOrigin: string | null
   projectId: string | null
@@ -184,6 +187,7 @@ export const initialState: WidgetState = {
   open: false,
   history: ['Connect'],
   theme: 'system',
+  themeVariables: {},
   hostOrigin: null,
   projectId: null,
   verification: 'pending',
