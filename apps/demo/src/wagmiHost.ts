@@ -12,6 +12,7 @@ import {
   getConnection,
   getConnectors,
   sendTransaction,
+  switchChain,
   waitForTransactionReceipt,
   watchConnection,
 } from 'wagmi/actions'
@@ -25,9 +26,17 @@ const chain = defineChain({
   rpcUrls: { default: { http: [anvilUrl] } },
 })
 
+/** In this site's wagmi config, but not among the dev project's networks (a site misconfigured so). */
+const notOffered = defineChain({
+  id: 10,
+  name: 'OP Mainnet',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['https://mainnet.optimism.io'] } },
+})
+
 const config = createConfig({
-  chains: [chain],
-  transports: { [chain.id]: http(anvilUrl) },
+  chains: [chain, notOffered],
+  transports: { [chain.id]: http(anvilUrl), [notOffered.id]: http(anvilUrl) },
   multiInjectedProviderDiscovery: true,
 })
 
@@ -43,6 +52,8 @@ declare global {
       connectors(): string[]
       connect(): Promise<readonly Address[]>
       send(to: Address, value: bigint): Promise<{ hash: Hex; status: string }>
+      /** wagmi's switchChain; a failure as its error chain (name, code, message of each). */
+      switchTo(chainId: number): Promise<{ name: string; code?: number; message: string }[] | null>
     }
   }
 }
@@ -54,6 +65,21 @@ window.host = {
     const hash = await sendTransaction(config, { to, value })
     const { status } = await waitForTransactionReceipt(config, { hash })
     return { hash, status }
+  },
+  async switchTo(chainId) {
+    try {
+      await switchChain(config, { chainId: chainId as 31337 | 10 })
+      return null
+    } catch (error) {
+      const chain: { name: string; code?: number; message: string }[] = []
+      for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+        chain.push({
+          name: cause.name,
+          code: (cause as { code?: number }).code,
+          message: cause.message,
+        })
+      return chain
+    }
   },
 }
 

@@ -73,6 +73,11 @@ export const defaultNetworks = ['eip155:1'] as const
 export const ProjectConfig = z.strictObject({
   features: Features,
   networks: z.array(NetworkId).check(z.minLength(1), z.maxLength(maxNetworks)),
+  /**
+   * Those of `networks` the API has no RPC upstream for (`RPC_UPSTREAMS`): the
+   * widget cannot read balances there. Absent from an older API.
+   */
+  networksWithoutRpc: z.optional(z.array(NetworkId).check(z.maxLength(maxNetworks))),
 })
 export type ProjectConfig = z.infer<typeof ProjectConfig>
 

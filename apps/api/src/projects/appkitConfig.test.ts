@@ -33,14 +33,29 @@ describe('GET /appkit/v1/config', () => {
   test('serves the dev project features and networks, the local chain first', async () => {
     const response = await app.request('/appkit/v1/config?projectId=porthole-dev&clientId=abc')
     expect(response.status).toBe(200)
-    expect(Api.ProjectConfig.parse(await response.json())).toEqual(seededDevProject)
+    expect(Api.ProjectConfig.parse(await response.json())).toEqual({
+      ...seededDevProject,
+      // The test config's one upstream is the local chain's.
+      networksWithoutRpc: seededDevProject.networks.filter((id) => id !== 'eip155:31337'),
+    })
+  })
+
+  test('names the networks without an RPC upstream, from RPC_UPSTREAMS', async () => {
+    const upstreams = createApp({
+      config: { ...testDb.config, rpcUpstreams: { 'eip155:8453': 'https://base.example' } },
+      db: testDb.db,
+    })
+    const response = await upstreams.request('/appkit/v1/config?projectId=with-features')
+    expect(Api.ProjectConfig.parse(await response.json()).networksWithoutRpc).toEqual([
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+    ])
   })
 
   test("serves each project's own features and networks", async () => {
     const response = await app.request('/appkit/v1/config?projectId=with-features')
     const body = await response.json()
     expect(Api.ProjectConfig.parse(body)).toEqual(body)
-    expect(body).toEqual(withFeatures)
+    expect(body).toEqual({ ...withFeatures, networksWithoutRpc: withFeatures.networks })
   })
 
   test('serves Api.defaultNetworks for a project created without networks', async () => {

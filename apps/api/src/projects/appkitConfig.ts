@@ -7,8 +7,17 @@ import { type ProjectCache, projectCacheControl } from './cache.js'
 
 const ConfigQuery = z.strictObject(commonQuery)
 
-/** `GET /appkit/v1/config`: the project's features and networks, the default first (`Api.ProjectConfig`). */
-export function createConfigRoutes({ projects }: { projects: ProjectCache }): Hono {
+/**
+ * `GET /appkit/v1/config`: the project's features and networks, the default
+ * first, and which of them have no RPC upstream (`Api.ProjectConfig`).
+ */
+export function createConfigRoutes({
+  projects,
+  rpcUpstreams,
+}: {
+  projects: ProjectCache
+  rpcUpstreams: Readonly<Record<string, string>>
+}): Hono {
   const app = new Hono()
   app.get('/appkit/v1/config', async (c) => {
     const { cached } = await projects.read(c, ConfigQuery)
@@ -17,6 +26,7 @@ export function createConfigRoutes({ projects }: { projects: ProjectCache }): Ho
       (project): ProjectConfig => ({
         features: project.features,
         networks: project.networks,
+        networksWithoutRpc: project.networks.filter((network) => !(network in rpcUpstreams)),
       }),
     )
     return sendCached(c, body, projectCacheControl)

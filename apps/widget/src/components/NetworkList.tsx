@@ -42,6 +42,9 @@ export function NetworkList(props: {
                 {network.testnet ? (
                   <span className="text-xs text-muted">{t('network.testnet')}</span>
                 ) : null}
+                {data.networksWithoutRpc?.includes(network.caipNetworkId) ? (
+                  <span className="text-xs text-muted">{t('network.noRpc')}</span>
+                ) : null}
               </span>
               {selected ? (
                 <span className="text-accent" title={t('network.current')}>

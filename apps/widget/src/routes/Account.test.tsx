@@ -1,7 +1,14 @@
 import { encodeAbiParameters, numberToHex, parseEther } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
-import { deferred, NodeError, rpcRoute, serveApi, serverError } from '../../test/api.js'
+import {
+  deferred,
+  NodeError,
+  projectConfig,
+  rpcRoute,
+  serveApi,
+  serverError,
+} from '../../test/api.js'
 import { account, connectHostWallet } from '../../test/host.js'
 import { renderWidget } from '../../test/view.js'
 import { store } from '../lib/state/store.js'
@@ -70,6 +77,28 @@ describe('Account', () => {
     await renderAccount()
     await expect.element(page.getByText('Balance unavailable')).toBeVisible()
     await expect.element(balance).not.toBeInTheDocument()
+  })
+
+  test('a network the API has no RPC upstream for: says balances cannot be read, asks nothing', async () => {
+    const served = serveApi({
+      'GET /appkit/v1/config': () => ({ ...projectConfig, networksWithoutRpc: ['eip155:1'] }),
+      'POST /v1/': rpcRoute({
+        eth_chainId: () => '0x1',
+        eth_getBalance: () => numberToHex(parseEther('1.5')),
+      }),
+      'GET /tokens': () => ({ tokens: [usdc] }),
+    })
+    await renderAccount()
+    await expect
+      .element(page.getByTestId('account-balance-unreadable'))
+      .toHaveTextContent("Balances can't be read on this network")
+    await expect.element(page.getByRole('list', { name: 'Tokens' })).not.toBeInTheDocument()
+    expect(served.callsTo('/tokens')).toEqual([])
+    expect(
+      served
+        .callsTo('/v1/')
+        .filter(({ body }) => (body as { method?: string })?.method === 'eth_getBalance'),
+    ).toEqual([])
   })
 
   test('says when the account holds none of the network’s tokens', async () => {

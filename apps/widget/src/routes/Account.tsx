@@ -11,6 +11,7 @@ import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { loadChain } from '../lib/chains/index.js'
 import { nativeBalanceQuery } from '../lib/chains/queries.js'
 import { copyText } from '../lib/clipboard.js'
+import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { initialSendState } from '../lib/state/sendForm.js'
@@ -40,7 +41,14 @@ function ConnectedAccount(props: {
 }) {
   const { address, caipNetworkId, connectorName } = props
   const network = getByCaipNetworkId(caipNetworkId)
-  const balance = useQuery(nativeBalanceQuery(address, caipNetworkId))
+  // A network the API has no RPC upstream for: nothing to ask, one plain line instead.
+  // (Connect has it already; a failed read counts as readable: the reads then say what fails.)
+  const config = useQuery(projectConfigQuery)
+  const readable = !config.data?.networksWithoutRpc?.includes(caipNetworkId)
+  const balance = useQuery({
+    ...nativeBalanceQuery(address, caipNetworkId),
+    enabled: !config.isPending && readable,
+  })
   const [disconnecting, setDisconnecting] = useState(false)
 
   const copy = () =>
@@ -82,7 +90,9 @@ function ConnectedAccount(props: {
           </button>
         </div>
         <p className="text-sm text-muted" aria-live="polite">
-          {balance.isPending ? (
+          {!readable ? (
+            <span data-testid="account-balance-unreadable">{t('account.balanceNoRpc')}</span>
+          ) : balance.isPending ? (
             <Skeleton className="inline-block h-4 w-24 rounded" />
           ) : balance.isError ? (
             t('account.balanceError')
@@ -107,7 +117,9 @@ function ConnectedAccount(props: {
         <ChevronIcon />
       </button>
 
-      <Tokens address={address} caipNetworkId={caipNetworkId} />
+      {!config.isPending && readable ? (
+        <Tokens address={address} caipNetworkId={caipNetworkId} />
+      ) : null}
 
       <div className="grid grid-cols-2 gap-2">
         <button

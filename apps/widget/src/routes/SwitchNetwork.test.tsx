@@ -3,6 +3,7 @@ import { page, userEvent } from 'vitest/browser'
 import { projectConfig, rpcRoute, serveApi } from '../../test/api.js'
 import { connectHostWallet, wallet, walletRequests } from '../../test/host.js'
 import { renderWidget } from '../../test/view.js'
+import { queryClient } from '../lib/data/queryClient.js'
 import { store } from '../lib/state/store.js'
 
 const solanaMainnet = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -30,6 +31,25 @@ const renderSwitch = () => {
 }
 
 describe('SwitchNetwork', () => {
+  test('a network without an RPC upstream says its balances cannot be read; it can still be chosen', async () => {
+    // The config the connection in beforeAll read: fetched again with this one's.
+    queryClient.clear()
+    serveApi({
+      'GET /appkit/v1/config': () => ({
+        ...projectConfig,
+        networks: ['eip155:1', 'eip155:8453'],
+        networksWithoutRpc: ['eip155:8453'],
+      }),
+      'POST /v1/': rpcRoute({ eth_chainId: () => `0x${wallet.chainId.toString(16)}` }),
+    })
+    await renderWidget({ history: ['Account', 'SwitchNetwork'] })
+    await expect
+      .element(network('Base'))
+      .toHaveTextContent("Balances can't be read on this network")
+    await expect.element(network('Base')).toBeEnabled()
+    await expect.element(network('Ethereum')).not.toHaveTextContent("can't be read")
+  })
+
   test("lists the project's networks in its order, the current one marked", async () => {
     await renderSwitch()
     await expect.element(network('Ethereum')).toHaveAttribute('aria-current', 'true')

@@ -47,14 +47,28 @@ export class NotConnectedError extends RpcError {
   }
 }
 
+/**
+ * 4902 with the seed's copy ('Unsupported chain'): a network the project does
+ * not offer. Adding it (`wallet_addEthereumChain`) gets the same answer, never
+ * the wallet's: the project, not the wallet, is what lacks it.
+ */
 export class UnknownChainError extends RpcError {
   override name = 'UnknownChainError'
   constructor(chainId: string) {
     super(
       ErrorCode.unknownChain,
-      `Unrecognized chain ID ${chainId}: the project does not offer it.`,
+      `Unsupported chain: chain ID ${chainId} is not among this site's networks (its Porthole project does not offer it).`,
     )
   }
+}
+
+/** The `chainId` of `[{ chainId: hex }]` (switch and add), as a number. */
+function targetChain(params: unknown): { hex: string; id: number } {
+  const [parameter] = (Array.isArray(params) ? params : []) as [{ chainId?: unknown }?]
+  const id = Number(parameter?.chainId)
+  if (typeof parameter?.chainId !== 'string' || !Number.isSafeInteger(id))
+    throw new RpcError(ErrorCode.invalidParams, 'Expected [{ chainId: hex string }].')
+  return { hex: parameter.chainId, id }
 }
 
 function toConnection(config: EvmConfig): Connection & { chainId: number | null } {
@@ -346,17 +360,21 @@ export const evmConnection = {
       case 'net_version':
         return String(chainId)
       case 'wallet_switchEthereumChain': {
-        const [parameter] = (Array.isArray(params) ? params : []) as [{ chainId?: unknown }?]
-        const target = Number(parameter?.chainId)
-        if (typeof parameter?.chainId !== 'string' || !Number.isSafeInteger(target))
-          throw new RpcError(ErrorCode.invalidParams, 'Expected [{ chainId: hex string }].')
-        if (!isSupportedChain(config, target))
-          throw new UnknownChainError(String(parameter.chainId))
+        const target = targetChain(params)
+        if (!isSupportedChain(config, target.id)) throw new UnknownChainError(target.hex)
         if (!connected) throw new NotConnectedError()
-        await evmConnection.switchChain(target).catch((error: unknown) => {
+        await evmConnection.switchChain(target.id).catch((error: unknown) => {
           throw WalletError.from(error)
         })
         return null
+      }
+      case 'wallet_addEthereumChain': {
+        // wagmi adds after a 4902: a network the project lacks stays unsupported (the
+        // embedded wallet would answer 'Requested RPC call is not allowed'); an offered
+        // one goes to the wallet as before.
+        const target = targetChain(params)
+        if (!isSupportedChain(config, target.id)) throw new UnknownChainError(target.hex)
+        break
       }
     }
     if (!connected) {
