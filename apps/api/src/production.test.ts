@@ -68,62 +68,17 @@ describe('PORTHOLE_ENV=production refuses development settings at start-up, one 
     if (dir) await rm(join(dir, '..'), { recursive: true, force: true })
   })
 
+  // Every refusal's line is checked in-process (http/config.test.ts, productionRefusals);
+  // here, three kinds prove the built server's exit path: a setting left unset, a
+  // plain-http URL, a database that would not survive a restart.
   test.each([
     [
       { SHARE_ENCRYPTION_KEY: '' },
       'PORTHOLE_ENV=production: SHARE_ENCRYPTION_KEY must be set (the public development key is refused)',
     ],
     [
-      { SEED_DEV_PROJECT: 'true' },
-      'PORTHOLE_ENV=production: SEED_DEV_PROJECT must be false (the dev project allows localhost hosts and is reset at every start)',
-    ],
-    [
-      { DEV_OUTBOX: 'true' },
-      'PORTHOLE_ENV=production: DEV_OUTBOX must be false (the dev outbox shows login codes to anyone)',
-    ],
-    [
-      { PUBLIC_API_URL: '' },
-      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (the dev stack's http://api.localhost:5173 is refused)",
-    ],
-    [
-      { WIDGET_ORIGIN: '' },
-      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
-    ],
-    [
-      { SECURE_FRAME_ORIGIN: '' },
-      "PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be set (the dev stack's http://secure.localhost:5172 is refused)",
-    ],
-    [
-      { CORS_ORIGINS: '' },
-      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (the dev stack's widget and secure-frame origins are refused)",
-    ],
-    [
-      { RPC_UPSTREAMS: '' },
-      "PORTHOLE_ENV=production: RPC_UPSTREAMS must be set (the dev stack's anvil at http://127.0.0.1:8545 alone is refused)",
-    ],
-    [
-      { MAIL_FROM: '', SMTP_URL: 'smtp://mail.porthole.example:587' },
-      'PORTHOLE_ENV=production: MAIL_FROM must be set (login codes would come from Porthole <no-reply@porthole.localhost>)',
-    ],
-    [
       { PUBLIC_API_URL: 'http://api.porthole.example' },
       `PORTHOLE_ENV=production: PUBLIC_API_URL ${https}`,
-    ],
-    [
-      { WIDGET_ORIGIN: 'http://widget.porthole.example' },
-      `PORTHOLE_ENV=production: WIDGET_ORIGIN ${https}`,
-    ],
-    [
-      { SECURE_FRAME_ORIGIN: 'http://10.0.0.7:5172' },
-      `PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN ${https}`,
-    ],
-    [
-      { CORS_ORIGINS: 'https://widget.porthole.example,http://secure.porthole.example' },
-      `PORTHOLE_ENV=production: CORS_ORIGINS ${https}`,
-    ],
-    [
-      { WIDGET_ORIGIN: 'http://widget.localhost:5171' },
-      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
     ],
     [
       { PGLITE_DIR: 'memory://' },

@@ -573,6 +573,30 @@ describe('productionRefusals', () => {
       },
       "PORTHOLE_ENV=production: RPC_UPSTREAMS must not name eip155:31337 (the dev stack's local chain)",
     ],
+    [
+      { PUBLIC_API_URL: '' },
+      "PORTHOLE_ENV=production: PUBLIC_API_URL must be set (the dev stack's http://api.localhost:5173 is refused)",
+    ],
+    [
+      { WIDGET_ORIGIN: '' },
+      "PORTHOLE_ENV=production: WIDGET_ORIGIN must be set (the dev stack's http://widget.localhost:5171 is refused)",
+    ],
+    [
+      { SECURE_FRAME_ORIGIN: '' },
+      "PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be set (the dev stack's http://secure.localhost:5172 is refused)",
+    ],
+    [
+      { CORS_ORIGINS: '' },
+      "PORTHOLE_ENV=production: CORS_ORIGINS must be set (the dev stack's widget and secure-frame origins are refused)",
+    ],
+    [
+      { MAIL_FROM: '', SMTP_URL: 'smtp://mail.porthole.example:587' },
+      'PORTHOLE_ENV=production: MAIL_FROM must be set (login codes would come from Porthole <no-reply@porthole.localhost>)',
+    ],
+    [
+      { SECURE_FRAME_ORIGIN: 'http://10.0.0.7:5172' },
+      'PORTHOLE_ENV=production: SECURE_FRAME_ORIGIN must be https (plain http only on a loopback name such as 127.0.0.1 or *.localhost)',
+    ],
   ])('%j: one line naming the variable', (env, line) => {
     expect(productionRefusals(configFromEnv({ ...production, ...env }))).toEqual([line])
   })
