@@ -314,7 +314,12 @@ test('axe: the views no other flow shows', async ({ page }) => {
   await hostButton(page).click()
   await testWalletRow(page).click()
   await expect.poll(async () => (await hostState(page)).status).toBe('connected')
+  // Receive, from Account.
   await hostButton(page).click()
+  await frame.getByRole('button', { name: 'Receive' }).click()
+  await expect(frame.getByRole('img', { name: /QR code of your address/ })).toBeVisible()
+  await expectWidgetAccessible(page, 'Receive')
+  await frame.getByRole('button', { name: 'Back' }).click()
   await frame.getByRole('button', { name: /Network/ }).click()
   await frame
     .getByRole('button', { name: /Solana/ })

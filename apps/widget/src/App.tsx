@@ -28,6 +28,7 @@ const views: Record<ImplementedView, ComponentType> = {
   Connect,
   AllWallets: lazyListView('AllWallets'),
   ConnectingExternal: lazyListView('ConnectingExternal'),
+  Receive: lazyListView('Receive'),
   ConnectingWalletConnect: lazyView('ConnectingWalletConnect'),
   ConnectingWalletConnectBasic: lazyView('ConnectingWalletConnectBasic'),
   Account: lazyView('Account'),

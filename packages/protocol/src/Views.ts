@@ -18,6 +18,7 @@ export const views = [
   'WalletSend',
   'WalletSendPreview',
   'SignMessage',
+  'Receive',
   // The embedded wallet's login steps, which the seed does not name as views.
   'EmailVerifyOtp',
   'EmailVerifyDevice',

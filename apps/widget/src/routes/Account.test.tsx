@@ -126,12 +126,12 @@ describe('Account', () => {
   })
 
   describe('keyboard', () => {
-    test('focuses Copy address on opening; Tab goes to Network, Send, Sign message, Disconnect', async () => {
+    test('focuses Copy address on opening; Tab goes to Network, Send, Receive, Sign message, Disconnect', async () => {
       serveAccount()
       await renderAccount()
       await expect.element(balance).toBeVisible()
       await expect.element(page.getByRole('button', { name: 'Copy address' })).toHaveFocus()
-      for (const name of ['Network Ethereum', 'Send', 'Sign message', 'Disconnect']) {
+      for (const name of ['Network Ethereum', 'Send', 'Receive', 'Sign message', 'Disconnect']) {
         await userEvent.keyboard('{Tab}')
         await expect.element(page.getByRole('button', { name, exact: true })).toHaveFocus()
       }

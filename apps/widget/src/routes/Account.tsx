@@ -121,7 +121,7 @@ function ConnectedAccount(props: {
         <Tokens address={address} caipNetworkId={caipNetworkId} />
       ) : null}
 
-      <div className="grid grid-cols-2 gap-2">
+      <div className="grid grid-cols-3 gap-2">
         <button
           type="button"
           className={primaryButton}
@@ -133,6 +133,9 @@ function ConnectedAccount(props: {
           }}
         >
           {t('account.send')}
+        </button>
+        <button type="button" className={outlineButton} onClick={() => router.navigate('Receive')}>
+          {t('account.receive')}
         </button>
         <button
           type="button"

@@ -20,6 +20,7 @@ export const implementedViews = [
   'WalletSend',
   'WalletSendPreview',
   'SignMessage',
+  'Receive',
   'SIWXSignMessage',
   'ApproveTransaction',
   'EmailVerifyOtp',
