@@ -36,7 +36,14 @@ export type ProdResponse = { status: number; headers: Record<string, string>; bo
  */
 export function prodRequest(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+  init: {
+    method?: string
+    headers?: Record<string, string>
+    body?: string
+    from?: string
+    /** The request line's target as sent, e.g. an absolute URL (absolute form). */
+    target?: string
+  } = {},
 ): Promise<ProdResponse> {
   const { ca } = readProdStack()
   return new Promise((resolve, reject) => {
@@ -48,7 +55,10 @@ export function prodRequest(
         ca,
         lookup: loopback,
         localAddress: init.from,
+        // TLS checks the URL's name, whatever Host header a test sends.
+        servername: new URL(url).hostname,
         agent: false,
+        ...(init.target ? { path: init.target } : {}),
       },
       (response) => {
         let body = ''

@@ -146,3 +146,32 @@ test('the per-IP limit sees the real client address behind the proxy, across bot
     .map((line) => line.split(' ').at(-1))
   for (const replica of replicas) expect(answeredBy).toContain(replica)
 })
+
+test("the proxy's own headers, and only the names it routed by reach the servers", async () => {
+  const page = await prodRequest(`${prodOrigins.widget}/`)
+  expect(page.status).toBe(200)
+  const hsts = 'max-age=31536000'
+  expect(page.headers).toMatchObject({
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    'strict-transport-security': hsts,
+  })
+  expect(page.headers['access-control-allow-origin']).toBeUndefined()
+  const asset = /\/assets\/[\w.-]+\.js/.exec(page.body)?.[0]
+  expect((await prodRequest(`${prodOrigins.widget}${asset}`)).headers['cache-control']).toBe(
+    'public, max-age=31536000, immutable',
+  )
+  expect((await prodRequest(`${prodOrigins.widget}/loader-solana.js`)).headers).toMatchObject({
+    'access-control-allow-origin': '*',
+    'cache-control': 'no-cache',
+  })
+  for (const origin of [prodOrigins.api, prodOrigins.secure])
+    expect((await prodRequest(`${origin}/health`)).headers['strict-transport-security']).toBe(hsts)
+  // An absolute-form request line names the API; its Host header names another site. The
+  // server picked by the line is the API's, and the API hears its own name (else: 421).
+  const absolute = await prodRequest(`${prodOrigins.api}/health`, {
+    target: `${prodOrigins.api}/health`,
+    headers: { host: 'evil.test' },
+  })
+  expect(absolute.status).toBe(200)
+})

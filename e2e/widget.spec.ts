@@ -321,8 +321,12 @@ test.describe('theme', () => {
  */
 test.describe('site look (data-theme-accent, -radius, -font)', () => {
   /** The demo host with its tag replaced by one carrying `attributes` (as a site would write it). */
-  async function openThemedHost(page: Page, attributes: Record<string, string>) {
-    await openHost(page)
+  async function openThemedHost(
+    page: Page,
+    attributes: Record<string, string>,
+    origin: string = origins.demo,
+  ) {
+    await openHost(page, { origin })
     await page.evaluate(
       ({ src, attributes }) => {
         const scope = window as unknown as { Wallet?: { destroy(): void } }
@@ -407,6 +411,26 @@ test.describe('site look (data-theme-accent, -radius, -font)', () => {
         ?.evaluate(() => getComputedStyle(document.body).fontFamily) ?? null
     await expect.poll(secureFont).toMatch(/\w/)
     expect(await secureFont()).not.toContain('Georgia')
+  })
+
+  test('a host the project refuses gets the default look: its alert stays as we draw it', async ({
+    page,
+  }) => {
+    await openThemedHost(
+      page,
+      { 'data-theme': 'light', 'data-theme-accent': '#0a7d32', 'data-theme-radius': '0' },
+      origins.evil,
+    )
+    const frame = widget(page)
+    await expect(frame.getByText('Unverified domain')).toBeVisible()
+    const card = await frame.getByRole('dialog').evaluate((element) => {
+      const style = getComputedStyle(element)
+      return {
+        accent: style.getPropertyValue('--ph-accent').trim(),
+        radius: style.borderTopLeftRadius,
+      }
+    })
+    expect(card).toEqual({ accent: '#2f4ae0', radius: '24px' })
   })
 
   test('a value that is not plainly one is refused with a warning; the default look stays', async ({

@@ -65,7 +65,7 @@ export type CreateWalletParameters = {
   themeAccent?: string | undefined
   /** The modal's corner radius in whole pixels, 0 to 32 (`data-theme-radius`); others scale with it. */
   themeRadius?: string | number | undefined
-  /** A font family list of installed fonts, e.g. `Georgia, serif` (`data-theme-font`). */
+  /** Font families, e.g. `Georgia, serif` (`data-theme-font`): generic families and common text fonts only. */
   themeFont?: string | undefined
 }
 

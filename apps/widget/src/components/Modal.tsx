@@ -43,7 +43,15 @@ export function Modal({ children }: { children: ReactNode }) {
   const open = useStore((state) => state.open)
   const theme = useResolvedTheme()
   const themeVariables = useStore((state) => state.themeVariables)
-  const style = useMemo(() => themeStyle(themeVariables, theme), [themeVariables, theme])
+  // A host the check refused (or could not check) gets the default look: it must not
+  // style the alert about it.
+  const refused = useStore(
+    (state) => state.verification !== 'pending' && state.verification !== 'verified',
+  )
+  const style = useMemo(
+    () => (refused ? {} : themeStyle(themeVariables, theme)),
+    [refused, themeVariables, theme],
+  )
   // A new array on every navigation, even to the view already shown.
   const history = useStore((state) => state.history)
   const titleId = useId()

@@ -49,6 +49,11 @@ describe('parseThemeVariables', () => {
     ['themeFont', 'x, url(https://evil.example/font.woff2)'],
     ['themeFont', 'Arial } body { display: none'],
     ['themeFont', '"Arial'],
+    // Symbol fonts would turn every word (the unverified-domain alert too) into pictures.
+    ['themeFont', 'Wingdings'],
+    ['themeFont', 'Webdings, serif'],
+    ['themeFont', 'Symbol'],
+    ['themeFont', 'Georgia, Bodoni Ornaments'],
     ['themeFont', 'a'.repeat(201)],
     ['themeFont', ''],
   ])('%s=%j is refused and named', (name, value) => {

@@ -4,8 +4,9 @@
  * and `data-theme-font` (or `createWallet`'s `themeAccent`, `themeRadius`,
  * `themeFont`), which the loader passes in the frame's URL.
  *
- * Each value is checked by a strict grammar: anything else is refused (the
- * default stays, and an alert names it). An accent is kept readable: as
+ * Each value is checked strictly (a hex colour, whole pixels, fonts from an
+ * allow list): anything else is refused (the default stays, and an alert
+ * names it). The widget drops the look on a host it refuses (Modal.tsx). An accent is kept readable: as
  * text it must reach 4.5:1 on the card's surfaces in each theme, so it is
  * darkened (light theme) or lightened (dark theme) until it does, and the
  * text on an accent button is white or black, whichever contrasts more
@@ -28,25 +29,88 @@ const hexColor = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i
 /** Whole pixels, 0 to 32. */
 const radiusValue = /^(?:[0-9]|[12][0-9]|3[0-2])$/
 /**
- * Family names, comma-separated: words of letters, digits, spaces and
- * hyphens, optionally quoted. No url(), no semicolon, no brace: nothing but
- * a name can reach the style.
+ * The fonts a site may name: generic families and widely installed text
+ * faces. Any other name is refused, a symbol font above all (Wingdings,
+ * Webdings, Symbol…): it would turn every word of the modal, the
+ * unverified-domain alert included, into pictures (red team, issue 15).
  */
-const fontValue =
-  /^\s*(?:"[\w -]+"|'[\w -]+'|[A-Za-z][\w -]*)(?:\s*,\s*(?:"[\w -]+"|'[\w -]+'|[A-Za-z][\w -]*))*\s*$/
+export const allowedFonts: readonly string[] = [
+  'serif',
+  'sans-serif',
+  'monospace',
+  'system-ui',
+  'ui-serif',
+  'ui-sans-serif',
+  'ui-monospace',
+  'ui-rounded',
+  'Arial',
+  'Avenir',
+  'Avenir Next',
+  'Book Antiqua',
+  'Cantarell',
+  'Courier New',
+  'DejaVu Sans',
+  'DejaVu Serif',
+  'Fira Sans',
+  'Futura',
+  'Garamond',
+  'Georgia',
+  'Gill Sans',
+  'Helvetica',
+  'Helvetica Neue',
+  'IBM Plex Sans',
+  'Inter',
+  'Lato',
+  'Liberation Sans',
+  'Liberation Serif',
+  'Lucida Grande',
+  'Montserrat',
+  'Noto Sans',
+  'Noto Serif',
+  'Open Sans',
+  'Optima',
+  'Palatino',
+  'Palatino Linotype',
+  'Poppins',
+  'Roboto',
+  'Segoe UI',
+  'Source Sans Pro',
+  'Tahoma',
+  'Times',
+  'Times New Roman',
+  'Trebuchet MS',
+  'Ubuntu',
+  'Verdana',
+]
+const allowedFontsByName = new Map(allowedFonts.map((font) => [font.toLowerCase(), font]))
+
+/** A family list of allowed names (quoted or not), as CSS; undefined if any name is not allowed. */
+function parseFontList(value: string): string | undefined {
+  if (value.length > 200) return undefined
+  const families: string[] = []
+  for (const part of value.split(',')) {
+    const name = part.trim().replace(/^(["'])(.*)\1$/, '$2')
+    const known = allowedFontsByName.get(name.toLowerCase())
+    if (!known) return undefined
+    families.push(/\s/.test(known) ? `"${known}"` : known)
+  }
+  return families.join(', ')
+}
 
 /** The minimum contrast of accent text on the card (WCAG 2 AA, normal text). */
 export const minContrast = 4.5
 
-/** The card's surfaces each theme draws accent text on (index.css): surface, surface-2. */
+/** The card's surfaces each theme may draw accent text on (index.css): surface, surface-2, surface-3 (hover). */
 const surfaces: Record<ResolvedTheme, readonly Rgb[]> = {
   light: [
     [0xff, 0xff, 0xff],
     [0xf3, 0xf4, 0xf7],
+    [0xe6, 0xe8, 0xee],
   ],
   dark: [
     [0x17, 0x18, 0x1d],
     [0x23, 0x25, 0x2c],
+    [0x2f, 0x32, 0x3b],
   ],
 }
 /** accent-soft's opacity over the surface, per theme (index.css). */
@@ -71,8 +135,9 @@ export function parseThemeVariables(search: string): {
   }
   const font = params.get('themeFont')
   if (font !== null) {
-    if (font.length <= 200 && fontValue.test(font)) variables.font = font.trim()
-    else refused.push('data-theme-font (font family names, comma-separated)')
+    const list = parseFontList(font)
+    if (list) variables.font = list
+    else refused.push('data-theme-font (common text fonts or generic families, comma-separated)')
   }
   return { variables, refused }
 }

@@ -62,13 +62,20 @@ export class UnknownChainError extends RpcError {
   }
 }
 
-/** The `chainId` of `[{ chainId: hex }]` (switch and add), as a number. */
+/** EIP-3326's form: 0x, then hex digits with no leading zero. */
+const hexChainId = /^0x[1-9a-f][0-9a-f]{0,12}$/i
+
+/**
+ * The `chainId` of `[{ chainId: hex }]` (switch and add), as a number: one
+ * parameter, strictly hex, or -32602 (a decimal or padded id would mean
+ * another chain to some wallets: red team, issue 15).
+ */
 function targetChain(params: unknown): { hex: string; id: number } {
-  const [parameter] = (Array.isArray(params) ? params : []) as [{ chainId?: unknown }?]
-  const id = Number(parameter?.chainId)
-  if (typeof parameter?.chainId !== 'string' || !Number.isSafeInteger(id))
+  const [parameter, ...more] = (Array.isArray(params) ? params : []) as [{ chainId?: unknown }?]
+  const hex = parameter?.chainId
+  if (more.length > 0 || typeof hex !== 'string' || !hexChainId.test(hex))
     throw new RpcError(ErrorCode.invalidParams, 'Expected [{ chainId: hex string }].')
-  return { hex: parameter.chainId, id }
+  return { hex, id: Number(hex) }
 }
 
 function toConnection(config: EvmConfig): Connection & { chainId: number | null } {
@@ -359,7 +366,12 @@ export const evmConnection = {
         return numberToHex(chainId ?? config.chains[0].id)
       case 'net_version':
         return String(chainId)
-      case 'wallet_switchEthereumChain': {
+      // wagmi adds after a 4902: a network the project lacks stays unsupported for the add
+      // too (the embedded wallet would answer 'Requested RPC call is not allowed'). An offered
+      // one is switched to, and added first if the wallet lacks it, with the widget's own
+      // parameters, never the host's (its RPC URL or name would reach the wallet otherwise).
+      case 'wallet_switchEthereumChain':
+      case 'wallet_addEthereumChain': {
         const target = targetChain(params)
         if (!isSupportedChain(config, target.id)) throw new UnknownChainError(target.hex)
         if (!connected) throw new NotConnectedError()
@@ -367,14 +379,6 @@ export const evmConnection = {
           throw WalletError.from(error)
         })
         return null
-      }
-      case 'wallet_addEthereumChain': {
-        // wagmi adds after a 4902: a network the project lacks stays unsupported (the
-        // embedded wallet would answer 'Requested RPC call is not allowed'); an offered
-        // one goes to the wallet as before.
-        const target = targetChain(params)
-        if (!isSupportedChain(config, target.id)) throw new UnknownChainError(target.hex)
-        break
       }
     }
     if (!connected) {
