@@ -11,6 +11,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadListViews, preloadViews } from './App.js'
 import { isChainLoaded, loadChain, namespaceOfRequest } from './lib/chains/index.js'
+import { reportError, trackStore } from './lib/data/analytics.js'
 import {
   arrivedRecommendedWallets,
   preloadImage,
@@ -57,6 +58,18 @@ if (themeSetting.refused.length > 0)
     code: 'INVALID_CONFIG',
     message: `Ignored, not valid: ${themeSetting.refused.join('; ')}. The default look stays for those.`,
   })
+
+// The site owner's events (when the project's analytics are on), and the
+// widget's own uncaught errors as error reports (5 a minute at most).
+trackStore()
+addEventListener(
+  'error',
+  (event) => void reportError('UNCAUGHT_ERROR', event.error ?? event.message),
+)
+addEventListener(
+  'unhandledrejection',
+  (event) => void reportError('UNHANDLED_REJECTION', event.reason),
+)
 
 void handshake.then(({ port, origin }) => {
   store.setState({

@@ -1,6 +1,7 @@
 import type { Network } from '@porthole/chains/Networks'
 import { useState } from 'react'
 import { loadChain } from '../lib/chains/index.js'
+import { track } from '../lib/data/analytics.js'
 import { router } from '../lib/state/router.js'
 import { caipNetworkIdOf, store } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
@@ -30,6 +31,7 @@ export function useSwitchNetwork(onSwitched: () => void) {
       .then(
         () => {
           setStatus('idle')
+          void track('SWITCH_NETWORK', { network: network.caipNetworkId })
           onSwitched()
         },
         (reason: unknown) => {

@@ -7,6 +7,7 @@ import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { loadChain } from '../lib/chains/index.js'
+import { track } from '../lib/data/analytics.js'
 import { TransactionRevertedError } from '../lib/errors.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
@@ -47,9 +48,15 @@ export function WalletSendPreview() {
         throw new TransactionRevertedError()
       await queryClient.invalidateQueries({ queryKey: ['balance'] })
       showToast(t('toast.sent'), 'success')
+      void track('SEND_SUCCESS', { network: caipNetworkId, token: token.symbol })
       router.reset('Account')
     } catch (reason) {
       setPhase('review')
+      void track('SEND_ERROR', {
+        network: caipNetworkId,
+        token: token.symbol,
+        rejected: isUserRejection(reason),
+      })
       setError(
         isUserRejection(reason)
           ? t('send.rejected')

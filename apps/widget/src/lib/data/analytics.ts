@@ -1,7 +1,11 @@
 /**
- * Analytics events (`POST /e`), e.g. SIWX_AUTH_SUCCESS. Sent only when the
- * project's analytics are on (`GET /getAnalyticsConfig`); a failure is ignored:
- * analytics never get in the visitor's way.
+ * Analytics events and error reports (`POST /e`), sent only when the
+ * project's analytics are on (`GET /getAnalyticsConfig`); a failure is
+ * ignored: analytics never get in the visitor's way.
+ *
+ * What is sent (README, Analytics): the event's name, the host's origin, and
+ * for some events a wallet's name, a namespace, a network (CAIP-2) or a
+ * view. Never an address, an amount, a message, an email or a key.
  */
 import { AnalyticsConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
@@ -15,9 +19,26 @@ export const analyticsConfigQuery = queryOptions({
   queryKey: ['analyticsConfig'],
   queryFn: async ({ signal }) =>
     AnalyticsConfig.parse(await api.get('/getAnalyticsConfig', { params: { projectId }, signal })),
+  staleTime: Number.POSITIVE_INFINITY,
 })
 
-export async function track(event: string): Promise<void> {
+/** The events a site owner sees (`npm run project -- stats`). */
+export type TrackedEvent =
+  | 'MODAL_OPEN'
+  | 'MODAL_CLOSE'
+  | 'SELECT_WALLET'
+  | 'CONNECT_SUCCESS'
+  | 'CONNECT_ERROR'
+  | 'SWITCH_NETWORK'
+  | 'SEND_SUCCESS'
+  | 'SEND_ERROR'
+  | 'SIWX_AUTH_SUCCESS'
+  | 'SIWX_AUTH_ERROR'
+
+/** Flat, short values only (the API takes at most 32, each ≤ 1 KB). */
+export type EventProperties = Record<string, string | number | boolean | null>
+
+async function send(props: Record<string, unknown>): Promise<void> {
   try {
     const { isAnalyticsEnabled } = await queryClient.fetchQuery(analyticsConfigQuery)
     const { hostOrigin } = store.getState()
@@ -29,8 +50,69 @@ export async function track(event: string): Promise<void> {
         url: hostOrigin,
         domain: new URL(hostOrigin).host,
         timestamp: Date.now(),
-        props: { type: 'track', event },
+        props,
       },
     })
   } catch {}
+}
+
+export function track(event: TrackedEvent, properties?: EventProperties): Promise<void> {
+  return send({ type: 'track', event, ...(properties ? { properties } : {}) })
+}
+
+/** SPEC 9: at most 5 error reports in any 60 s, counted here before the API counts them again. */
+export const errorReportLimit = { limit: 5, windowMs: 60_000 } as const
+let reportedAt: number[] = []
+
+/** An error report (`type: 'error'`); false when the client's own limit held it back. */
+export function reportError(
+  event: string,
+  error: unknown,
+  now: number = Date.now(),
+): { sent: Promise<void> } | false {
+  reportedAt = reportedAt.filter((at) => now - at < errorReportLimit.windowMs)
+  if (reportedAt.length >= errorReportLimit.limit) return false
+  reportedAt.push(now)
+  const { name, message, stack } =
+    error instanceof Error ? error : { name: 'Error', message: String(error), stack: undefined }
+  return {
+    sent: send({
+      type: 'error',
+      event,
+      errorType: name.slice(0, 256),
+      errorMessage: message.slice(0, 4096),
+      ...(stack ? { stackTrace: stack.slice(0, 16_384) } : {}),
+    }),
+  }
+}
+
+/**
+ * Events read off the store's changes: the modal opened and closed, a wallet
+ * chosen, a connection made (not a restored one). Returns the unsubscribe.
+ */
+export function trackStore(): () => void {
+  let previous = store.getState()
+  return store.subscribe(() => {
+    const next = store.getState()
+    const before = previous
+    previous = next
+    if (next.open !== before.open)
+      void track(next.open ? 'MODAL_OPEN' : 'MODAL_CLOSE', {
+        view: next.history.at(-1) ?? null,
+      })
+    if (next.connecting && next.connecting !== before.connecting)
+      void track('SELECT_WALLET', { wallet: next.connecting.name })
+    const { connection } = next
+    if (
+      connection.status === 'connected' &&
+      before.connection.status !== 'connected' &&
+      // A stored connection restored at load is not a new one.
+      before.connection.status !== 'reconnecting' &&
+      connection.namespace !== null
+    )
+      void track('CONNECT_SUCCESS', {
+        wallet: connection.connectorName,
+        namespace: connection.namespace,
+      })
+  })
 }
