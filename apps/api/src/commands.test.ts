@@ -439,3 +439,59 @@ describe('npm run project -- set-features --heavy-rpc, usage (inv-24: heavy RPC 
     )
   })
 })
+
+describe('npm run project -- stats (issue 16: what the widget events tell a site owner)', () => {
+  /** One stored event, `daysAgo` UTC days back (as POST /e stores it). */
+  const insert = (event: string, clientId: string | null, daysAgo = 0, type = 'track') =>
+    testDb.db.query(
+      `INSERT INTO analytics_events
+         (project_id, event_id, client_id, url, domain, client_timestamp, type, event, props, received_at)
+       VALUES ('stats-co', gen_random_uuid(), $1, 'https://shop.example', 'shop.example', 0, $2, $3,
+               '{}'::jsonb, now() - make_interval(days => $4))`,
+      [clientId, type, event, daysAgo],
+    )
+
+  test('counts per event and per day, error reports, and the connect funnel by visitor', async () => {
+    await run('create', '--id', 'stats-co', '--name', 'Stats Co')
+    for (const client of ['a', 'b', 'c']) await insert('MODAL_OPEN', client)
+    await insert('MODAL_OPEN', 'a')
+    for (const client of ['a', 'b']) await insert('SELECT_WALLET', client)
+    await insert('CONNECT_SUCCESS', 'a')
+    await insert('UNCAUGHT_ERROR', 'b', 0, 'error')
+    await insert('MODAL_OPEN', 'd', 2)
+    // Outside the 7 days: not counted.
+    await insert('MODAL_OPEN', 'e', 9)
+
+    const { code, out, err } = await run('stats', '--id', 'stats-co')
+    expect([code, err]).toEqual([0, ''])
+    const lines = out.split('\n')
+    expect(lines[0]).toBe('stats-co  widget events over the last 7 days (UTC)')
+    expect(lines.slice(1, 4)).toEqual([
+      '  MODAL_OPEN       5',
+      '  SELECT_WALLET    2',
+      '  CONNECT_SUCCESS  1',
+    ])
+    expect(lines).toContain('  error reports: 1')
+    expect(lines).toContain(
+      '  connect funnel (visitors): opened 4 → chose a wallet 2 (50 %) → connected 1 (25 %)',
+    )
+    const today = new Date().toISOString().slice(0, 10)
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
+    expect(lines.slice(-2)).toEqual([
+      `  ${twoDaysAgo}  MODAL_OPEN 1`,
+      `  ${today}  CONNECT_SUCCESS 1, MODAL_OPEN 4, SELECT_WALLET 2`,
+    ])
+    expect((await run('stats', '--id', 'stats-co', '--days', '1')).out).toContain(
+      'opened 3 → chose a wallet 2 (67 %) → connected 1 (33 %)',
+    )
+  })
+
+  test('says so when there is nothing, and refuses a bad span or an unknown project', async () => {
+    await run('create', '--id', 'quiet-co', '--name', 'Quiet Co')
+    expect((await run('stats', '--id', 'quiet-co')).out).toContain('no events (is analytics on?')
+    expect((await run('stats', '--id', 'quiet-co', '--days', '0')).err).toMatch(
+      /--days must be a whole number from 1 to 366, not '0'/,
+    )
+    expect((await run('stats', '--id', 'nobody')).err).toMatch(/No project with the id 'nobody'/)
+  })
+})

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util'
 import { Networks } from '@porthole/chains'
-import { isRefusal, type ProjectAdmin, type ProjectUsage, type ProjectView } from './admin/admin.js'
+import {
+  isRefusal,
+  type ProjectAdmin,
+  type ProjectStats,
+  type ProjectUsage,
+  type ProjectView,
+} from './admin/admin.js'
 import { BaseError } from './http/errors.js'
 import { describeKnownNetworks, splitNetworkList } from './projects/networks.js'
 
@@ -27,6 +33,10 @@ Commands:
   set-networks --id ID --networks NETWORK,...
       Replace the networks the widget offers, as CAIP-2 ids separated by commas
       (eip155:31337,eip155:1,eip155:8453); the first is the default network.
+  stats --id ID [--days N]
+      The widget's events over the last N UTC days (7 by default): counts per
+      event and per day, error reports, and the connect funnel (visitors who
+      opened the modal, chose a wallet, connected). Needs analytics on.
   set-features --id ID [--email true|false] [--socials PROVIDER,...] [--analytics true|false]
                [--heavy-rpc true|false]
       Turn email login on or off and choose the social logins Connect shows
@@ -226,18 +236,13 @@ export async function runProjectCommand(
         out(`Set the mail budget of '${id}' to ${describeMailBudget(budget)}.`)
         return 0
       }
+      case 'stats': {
+        const { id, days } = idAndDays(rest, 7)
+        for (const line of describeStats(await admin.stats(id, days))) out(line)
+        return 0
+      }
       case 'usage': {
-        const { values } = parse(() =>
-          parseArgs({
-            args: [...rest],
-            options: { id: { type: 'string' }, days: { type: 'string' } },
-            strict: true,
-          }),
-        )
-        const id = required(values.id, '--id')
-        const days = values.days === undefined ? 1 : Number(values.days)
-        if (!Number.isInteger(days) || days < 1 || days > 366)
-          throw new UsageError(`--days must be a whole number from 1 to 366, not '${values.days}'`)
+        const { id, days } = idAndDays(rest, 1)
         const usage = await admin.usage(id, days)
         const span = days === 1 ? 'today (UTC)' : `the last ${days} days (UTC)`
         out(`${id}  usage over ${span}`)
@@ -284,6 +289,22 @@ function parse<T>(run: () => T): T {
   }
 }
 
+/** `--id ID [--days N]` (usage, stats): N whole, 1 to 366, `fallback` when absent. */
+function idAndDays(args: readonly string[], fallback: number): { id: string; days: number } {
+  const { values } = parse(() =>
+    parseArgs({
+      args: [...args],
+      options: { id: { type: 'string' }, days: { type: 'string' } },
+      strict: true,
+    }),
+  )
+  const id = required(values.id, '--id')
+  const days = values.days === undefined ? fallback : Number(values.days)
+  if (!Number.isInteger(days) || days < 1 || days > 366)
+    throw new UsageError(`--days must be a whole number from 1 to 366, not '${values.days}'`)
+  return { id, days }
+}
+
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`)
   return value.trim()
@@ -313,4 +334,29 @@ function describe(project: ProjectView): string {
     .join(' ')
   const rpc = project.heavyRpc ? 'on' : 'off'
   return `${project.id}  ${project.name}\n  origins:${origins}\n  networks: ${networks}\n  features: ${features}\n  heavy RPC calls: ${rpc}`
+}
+
+/** `stats`'s lines: totals, the funnel with its ratios, then each day's counts. */
+export function describeStats(stats: ProjectStats): string[] {
+  const span = stats.days === 1 ? 'today (UTC)' : `the last ${stats.days} days (UTC)`
+  const lines = [`${stats.id}  widget events over ${span}`]
+  if (stats.totals.length === 0)
+    lines.push('  no events (is analytics on? set-features --analytics true)')
+  const width = Math.max(0, ...stats.totals.map(({ event }) => event.length))
+  for (const { event, count } of stats.totals) lines.push(`  ${event.padEnd(width)}  ${count}`)
+  lines.push(`  error reports: ${stats.errorReports}`)
+  const { opened, choseWallet, connected } = stats.funnel
+  const share = (part: number) => (opened === 0 ? '' : ` (${Math.round((part / opened) * 100)} %)`)
+  lines.push(
+    `  connect funnel (visitors): opened ${opened} → chose a wallet ${choseWallet}${share(choseWallet)} → connected ${connected}${share(connected)}`,
+  )
+  const days = [...new Set(stats.daily.map(({ day }) => day))]
+  for (const day of days)
+    lines.push(
+      `  ${day}  ${stats.daily
+        .filter((row) => row.day === day)
+        .map(({ event, count }) => `${event} ${count}`)
+        .join(', ')}`,
+    )
+  return lines
 }

@@ -12,6 +12,7 @@
  * same messages, so the CLI prints the same lines either way.
  */
 import { isHttpsOrPrivate } from '@porthole/protocol/HostNames'
+import { type ProjectStats, projectStats } from '../analytics/stats.js'
 import {
   emailSendProjectLimit,
   mailBudgetCounts,
@@ -85,7 +86,11 @@ export type ProjectAdmin = {
   /** `null`: back to the default budget. */
   setMailBudget(id: string, mails: number | null): Promise<ProjectUsage['mailBudget']>
   usage(id: string, days: number): Promise<ProjectUsage>
+  /** The widget's events over `days` UTC days (analytics/stats.ts). */
+  stats(id: string, days: number): Promise<ProjectStats>
 }
+
+export type { ProjectStats }
 
 /** The errors an admin operation refuses bad input with (a 400 over HTTP, a message in the CLI). */
 export const isRefusal = (error: unknown): error is BaseError =>
@@ -144,6 +149,11 @@ export function createDbAdmin({
       await setProjectMailBudget(db, id, mails)
       return mailBudget(id)
     },
+    async stats(id, days) {
+      if ((await getProject(db, id)) === undefined)
+        throw new ProjectError(`No project with the id '${id}'`)
+      return projectStats(db, id, days)
+    },
     async usage(id, days) {
       const budget = await mailBudget(id)
       const counts = await mailBudgetCounts(db, id, days)
@@ -169,8 +179,10 @@ export function createDbAdmin({
 /** The admin endpoints' paths, under the API's URL. */
 export const adminPaths = {
   projects: '/admin/v1/projects',
-  project: (id: string, what: 'origins' | 'networks' | 'features' | 'mail-budget' | 'usage') =>
-    `/admin/v1/projects/${encodeURIComponent(id)}/${what}`,
+  project: (
+    id: string,
+    what: 'origins' | 'networks' | 'features' | 'mail-budget' | 'usage' | 'stats',
+  ) => `/admin/v1/projects/${encodeURIComponent(id)}/${what}`,
 }
 
 /** A running API's admin endpoints, called with its `ADMIN_TOKEN`. */
@@ -238,5 +250,6 @@ export function createHttpAdmin({
     setFeatures: (id, changes) => json('PUT', adminPaths.project(id, 'features'), changes),
     setMailBudget: (id, mails) => json('PUT', adminPaths.project(id, 'mail-budget'), { mails }),
     usage: (id, days) => call('GET', `${adminPaths.project(id, 'usage')}?days=${days}`),
+    stats: (id, days) => call('GET', `${adminPaths.project(id, 'stats')}?days=${days}`),
   }
 }

@@ -113,6 +113,16 @@ describe('the admin endpoints', () => {
       rpcBudget: { windowsOver: 0, callsOver: 0 },
     })
     expect((await call('/admin/v1/projects/counted/usage?days=0')).status).toBe(400)
+    // The widget's events (none yet), over 7 days unless told.
+    expect(await (await call('/admin/v1/projects/counted/stats')).json()).toEqual({
+      id: 'counted',
+      days: 7,
+      daily: [],
+      totals: [],
+      errorReports: 0,
+      funnel: { opened: 0, choseWallet: 0, connected: 0 },
+    })
+    expect((await call('/admin/v1/projects/nobody/stats')).status).toBe(404)
   })
 
   test('a change is served at once: the origins endpoint the widget reads follows it, no restart', async () => {

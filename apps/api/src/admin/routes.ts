@@ -158,6 +158,10 @@ export function createAdminRoutes({ db, config }: { db: Db; config: Config }): H
     const { days = 1 } = parseInput(UsageQuery, c.req.query(), 'query')
     return c.json(await refusing(() => admin.usage(id(c), days)))
   })
+  app.get('/admin/v1/projects/:id/stats', async (c) => {
+    const { days = 7 } = parseInput(UsageQuery, c.req.query(), 'query')
+    return c.json(await refusing(() => admin.stats(id(c), days)))
+  })
 
   app.get('/admin', (c) => adminPage(c))
   app.get('/admin/admin.js', (c) => {
@@ -306,6 +310,12 @@ export const adminScript = `'use strict'
       (usage.mailBudget.isDefault ? ' (the default)' : '') + '; mails past it ' + usage.overflowMails +
       '; proof-of-work challenges ' + usage.challengesIssued + ' issued, ' + usage.challengesSolved + ' solved; RPC budget spent in ' +
       usage.rpcBudget.windowsOver + ' window(s), ' + usage.rpcBudget.callsOver + ' calls past it.'
+    const stats = await call('GET', path(project.id, 'stats') + '?days=7').catch(() => null)
+    const events = stats === null ? 'Events unavailable.' :
+      'Widget events, last 7 days (UTC): ' +
+      (stats.totals.length ? stats.totals.map((total) => total.event + ' ' + total.count).join(', ') : 'none') +
+      '. Connect funnel (visitors): opened ' + stats.funnel.opened + ', chose a wallet ' + stats.funnel.choseWallet +
+      ', connected ' + stats.funnel.connected + '. Error reports: ' + stats.errorReports + '.'
     const upstream = project.networksWithoutUpstream.length
       ? [el('p', { className: 'warning', textContent: warnings(project).trim() })] : []
     return el('section', { ariaLabel: 'Project ' + project.id }, [
@@ -315,6 +325,7 @@ export const adminScript = `'use strict'
       el('fieldset', {}, [el('legend', { textContent: 'Features' }), emailLabel, analyticsLabel, heavyLabel,
         ...field(key + '-socials', 'Social logins (google, github, apple, facebook, x, discord)', socials), saveFeatures]),
       el('p', { textContent: counters }),
+      el('p', { textContent: events }),
     ])
   }
   const render = async () => {
