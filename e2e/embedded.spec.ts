@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
 import { anvil, anvilUrl, devKey, localChain, workerKey } from '@porthole/dev-stack/anvil'
 import { signInWithFarcaster } from '@porthole/dev-stack/farcasterApp'
+import { extractCode } from '@porthole/dev-stack/mailCatcher'
 import { devFarcaster, ports } from '@porthole/dev-stack/stack'
 import {
   mailCount,
   stackMessages,
   waitForApprovalLink,
   waitForCode,
+  waitForMail,
 } from '@porthole/dev-stack/stackMail'
 import { createWalletClient, type Hex, http, parseEther, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -77,6 +79,44 @@ test.describe('email login', () => {
     await expect
       .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
       .toBe('connected')
+    expect((await hostState(page)).address).toBe(address)
+  })
+
+  test('Change email: a code to the current address, then one to the new; 30 s between mails, in the seed’s words', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000)
+    await openHost(page)
+    const before = freshEmail('before')
+    const after = freshEmail('after')
+    const address = await loginWithEmail(page, before)
+    await openModal(page)
+    const frame = widget(page)
+    await frame.getByRole('button', { name: 'Change email' }).click()
+    await expect(frame.getByRole('heading', { name: 'Change Email' })).toBeVisible()
+    await expect(frame.getByText(`Current email: ${before}`)).toBeVisible()
+    await frame.getByLabel('New email').fill(after)
+    // The login's mail went to that address moments ago: the next one waits its 30 s.
+    await expect(frame.getByText(/^Please try again after \d+ seconds$/)).toBeVisible()
+    await expectWidgetAccessible(page, 'UpdateEmailWallet')
+    const continueButton = frame.getByRole('button', { name: 'Continue' })
+    await expect(continueButton).toBeEnabled({ timeout: 35_000 })
+    const since = await mailCount()
+    await continueButton.click()
+
+    const code = async (to: string, subject: RegExp) =>
+      extractCode((await waitForMail(to, subject, { since })).text) ?? ''
+    await expect(frame.getByText(`Enter the code we sent to ${before}`)).toBeVisible()
+    await frame.getByLabel('Code from the email').fill(await code(before, /change/i))
+    await expect(frame.getByText(`Enter the code we sent to ${after}`)).toBeVisible()
+    await expectWidgetAccessible(page, 'UpdateEmailSecondaryOtp')
+    await frame.getByLabel('Code from the email').fill(await code(after, /new/i))
+    await expect(frame.getByText(`Email changed to ${after}`)).toBeVisible()
+    await expect(frame.getByRole('heading', { name: 'Account' })).toBeVisible()
+
+    // The wallet is the same; its email is the new one.
+    await frame.getByRole('button', { name: 'Change email' }).click()
+    await expect(frame.getByText(`Current email: ${after}`)).toBeVisible()
     expect((await hostState(page)).address).toBe(address)
   })
 

@@ -184,5 +184,8 @@ export const requestTimeouts: Partial<Record<SecureMethod, number>> = {
   connectOtp: loginRequestTimeout,
   connectSocial: loginRequestTimeout,
   getSocialRedirectUri: loginRequestTimeout,
+  updateEmail: loginRequestTimeout,
+  updateEmailPrimaryOtp: loginRequestTimeout,
+  updateEmailSecondaryOtp: loginRequestTimeout,
   signOut: signOutTimeout,
 }

@@ -23,6 +23,10 @@ export const views = [
   'EmailVerifyOtp',
   'EmailVerifyDevice',
   'ConnectingSocial',
+  // Changing an email wallet's address (the seed's update-email flow).
+  'UpdateEmailWallet',
+  'UpdateEmailPrimaryOtp',
+  'UpdateEmailSecondaryOtp',
 ] as const
 export type View = (typeof views)[number]
 

@@ -13,6 +13,7 @@ import { nativeBalanceQuery } from '../lib/chains/queries.js'
 import { copyText } from '../lib/clipboard.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
+import { embeddedConnectorId } from '../lib/secure/approval.js'
 import { router } from '../lib/state/router.js'
 import { initialSendState } from '../lib/state/sendForm.js'
 import { caipNetworkIdOf, store } from '../lib/state/store.js'
@@ -30,6 +31,7 @@ export function Account() {
       address={address}
       caipNetworkId={caipNetworkId}
       connectorName={connection.connectorName}
+      connectorId={connection.connectorId}
     />
   )
 }
@@ -38,8 +40,9 @@ function ConnectedAccount(props: {
   address: string
   caipNetworkId: string
   connectorName: string | null
+  connectorId: string | null
 }) {
-  const { address, caipNetworkId, connectorName } = props
+  const { address, caipNetworkId, connectorName, connectorId } = props
   const network = getByCaipNetworkId(caipNetworkId)
   // A network the API has no RPC upstream for: nothing to ask, one plain line instead.
   // (Connect has it already; a failed read counts as readable: the reads then say what fails.)
@@ -145,6 +148,15 @@ function ConnectedAccount(props: {
           {t('account.sign')}
         </button>
       </div>
+      {connectorId === embeddedConnectorId ? (
+        <button
+          type="button"
+          className={outlineButton}
+          onClick={() => router.navigate('UpdateEmailWallet')}
+        >
+          {t('account.changeEmail')}
+        </button>
+      ) : null}
       <button type="button" className={dangerButton} disabled={disconnecting} onClick={disconnect}>
         {disconnecting ? t('account.disconnecting') : t('account.disconnect')}
       </button>

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import { input, outlineButton, primaryButton } from '../components/Buttons.js'
-import { ErrorText } from '../components/ErrorText.js'
+import { outlineButton } from '../components/Buttons.js'
+import { CodeField } from '../components/CodeField.js'
 import { useStore } from '../hooks/useStore.js'
 import { connectEmbedded } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
@@ -70,36 +70,14 @@ export function EmailVerifyOtp() {
         {t('email.codeSent', { email: displayEmail(email) })}
       </p>
       <p className="text-center text-xs text-muted">{t('email.newDeviceHint')}</p>
-      <label className="sr-only" htmlFor={`${errorId}-code`}>
-        {t('email.codeLabel')}
-      </label>
-      <input
+      <CodeField
         id={`${errorId}-code`}
-        name="otp"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        pattern="[0-9]*"
-        placeholder="000000"
-        className={`${input} text-center font-mono text-lg tracking-[0.5em]`}
         value={code}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        onChange={(event) => {
-          const digits = event.target.value.replace(/\D/g, '').slice(0, 6)
-          setCode(digits)
-          if (digits.length === 6) check(digits)
-        }}
+        error={error}
+        busy={busy}
+        onChange={setCode}
+        onComplete={check}
       />
-      {error ? <ErrorText id={errorId}>{error}</ErrorText> : null}
-      {busy ? (
-        <p role="status" className="text-center text-sm text-muted">
-          {t('email.checking')}
-        </p>
-      ) : null}
-      <button type="submit" className={primaryButton} disabled={busy || code.length !== 6}>
-        {t('email.continue')}
-      </button>
       <button type="button" className={outlineButton} disabled={wait > 0} onClick={resend}>
         {wait > 0 ? t('email.resendIn', { seconds: wait }) : t('email.resend')}
       </button>

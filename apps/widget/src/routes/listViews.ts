@@ -2,3 +2,4 @@
 export { AllWallets } from './AllWallets.js'
 export { ConnectingExternal } from './ConnectingExternal.js'
 export { Receive } from './Receive.js'
+export { UpdateEmailPrimaryOtp, UpdateEmailSecondaryOtp, UpdateEmailWallet } from './UpdateEmail.js'

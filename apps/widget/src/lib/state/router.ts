@@ -27,6 +27,9 @@ export const implementedViews = [
   'EmailVerifyDevice',
   'ConnectingSocial',
   'ConnectingFarcaster',
+  'UpdateEmailWallet',
+  'UpdateEmailPrimaryOtp',
+  'UpdateEmailSecondaryOtp',
 ] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 

@@ -181,6 +181,8 @@ export type WidgetState = {
   approval: { method: string } | null
   /** The email of an embedded-wallet login in progress (EmailVerifyOtp, EmailVerifyDevice). */
   loginEmail: string | null
+  /** An email change in progress: the current address (if any) and the new one (UpdateEmail*). */
+  emailUpdate: { current: string | null; next: string } | null
 }
 
 export const initialState: WidgetState = {
@@ -210,6 +212,7 @@ export const initialState: WidgetState = {
   session: null,
   approval: null,
   loginEmail: null,
+  emailUpdate: null,
 }
 
 export const store: Store<WidgetState> = createStore(initialState)

@@ -1,0 +1,220 @@
+import { useQuery } from '@tanstack/react-query'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { input, outlineButton, primaryButton } from '../components/Buttons.js'
+import { CodeField } from '../components/CodeField.js'
+import { ErrorText } from '../components/ErrorText.js'
+import { Skeleton } from '../components/Skeleton.js'
+import { useStore } from '../hooks/useStore.js'
+import { t } from '../lib/i18n.js'
+import {
+  currentEmail,
+  emailUpdateWait,
+  startEmailUpdate,
+  verifyUpdatePrimary,
+  verifyUpdateSecondary,
+} from '../lib/secure/updateEmail.js'
+import { router } from '../lib/state/router.js'
+import { store } from '../lib/state/store.js'
+import { showToast } from '../lib/state/toast.js'
+import { messageOf } from '../lib/walletErrors.js'
+import { displayEmail } from './emailDisplay.js'
+
+/** The account's email as the secure frame knows it, asked again each time the view opens. */
+const currentEmailQuery = {
+  queryKey: ['embeddedEmail'],
+  queryFn: async () => (await currentEmail()) ?? null,
+  staleTime: 0,
+}
+
+/** Seconds left of the 30 s between mails, ticking. */
+function useWait() {
+  const [wait, setWait] = useState(() => emailUpdateWait())
+  useEffect(() => {
+    if (wait <= 0) return
+    const timer = setTimeout(() => setWait(emailUpdateWait()), 1000)
+    return () => clearTimeout(timer)
+  }, [wait])
+  return [wait, () => setWait(emailUpdateWait())] as const
+}
+
+/** Change email: the new address; Continue mails the first code (to the current address). */
+export function UpdateEmailWallet() {
+  const current = useQuery(currentEmailQuery)
+  const [email, setEmail] = useState(() => store.getState().emailUpdate?.next ?? '')
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [wait, refreshWait] = useWait()
+  const id = useId()
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (busy) return
+    setBusy(true)
+    setError('')
+    const known = current.data ?? null
+    startEmailUpdate(email, known ?? undefined)
+      .then((action) => {
+        store.setState({ emailUpdate: { current: known, next: email.trim() } })
+        router.navigate(
+          action === 'VERIFY_PRIMARY_OTP' ? 'UpdateEmailPrimaryOtp' : 'UpdateEmailSecondaryOtp',
+        )
+      })
+      .catch((reason: unknown) => {
+        setError(messageOf(reason))
+        refreshWait()
+      })
+      .finally(() => setBusy(false))
+  }
+
+  return (
+    <form className="flex flex-col gap-3 px-4 pb-4" onSubmit={submit} noValidate>
+      <p className="text-center text-sm text-muted" aria-live="polite">
+        {current.isPending ? (
+          <Skeleton className="inline-block h-4 w-48 rounded" />
+        ) : current.data ? (
+          t('updateEmail.current', { email: displayEmail(current.data) })
+        ) : current.isError ? (
+          messageOf(current.error)
+        ) : (
+          t('updateEmail.none')
+        )}
+      </p>
+      <label className="text-xs font-semibold text-muted" htmlFor={`${id}-email`}>
+        {t('updateEmail.newLabel')}
+      </label>
+      <input
+        id={`${id}-email`}
+        type="email"
+        autoComplete="email"
+        placeholder={t('email.placeholder')}
+        className={input}
+        value={email}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      {error ? <ErrorText id={`${id}-error`}>{error}</ErrorText> : null}
+      {wait > 0 && !error ? (
+        <p role="status" className="text-center text-sm text-muted">
+          {t('updateEmail.wait', { seconds: wait })}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        className={primaryButton}
+        disabled={busy || email.trim() === '' || current.isPending || wait > 0}
+      >
+        {t('email.continue')}
+      </button>
+    </form>
+  )
+}
+
+/** A step's code form: the code, Continue, and what to do after it. */
+function UpdateCodeForm(props: {
+  sentTo: string
+  verify(code: string): Promise<void>
+  resend?: () => Promise<unknown>
+}) {
+  const { sentTo, verify, resend } = props
+  const [code, setCode] = useState('')
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [wait, refreshWait] = useWait()
+  const submitted = useRef('')
+  const id = useId()
+
+  const check = (value: string) => {
+    if (busy || submitted.current === value) return
+    submitted.current = value
+    setBusy(true)
+    setError('')
+    verify(value)
+      .catch((reason: unknown) => {
+        submitted.current = ''
+        setError(messageOf(reason))
+      })
+      .finally(() => setBusy(false))
+  }
+
+  return (
+    <form
+      className="flex flex-col gap-3 px-4 pb-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        check(code)
+      }}
+    >
+      <p className="text-center text-sm text-muted">{sentTo}</p>
+      <CodeField
+        id={`${id}-code`}
+        value={code}
+        error={error}
+        busy={busy}
+        onChange={setCode}
+        onComplete={check}
+      />
+      {resend ? (
+        <button
+          type="button"
+          className={outlineButton}
+          disabled={wait > 0}
+          onClick={() => {
+            setError('')
+            resend().then(refreshWait, (reason: unknown) => {
+              setError(messageOf(reason))
+              refreshWait()
+            })
+          }}
+        >
+          {wait > 0 ? t('email.resendIn', { seconds: wait }) : t('email.resend')}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className={outlineButton}
+          onClick={() => {
+            router.reset('Account')
+            router.navigate('UpdateEmailWallet')
+          }}
+        >
+          {t('updateEmail.startOver')}
+        </button>
+      )}
+    </form>
+  )
+}
+
+/** The code mailed to the current address; then the new address gets its own. */
+export function UpdateEmailPrimaryOtp() {
+  const update = useStore((state) => state.emailUpdate)
+  if (!update) return null
+  return (
+    <UpdateCodeForm
+      sentTo={t('updateEmail.primarySent', { email: displayEmail(update.current ?? '') })}
+      verify={async (code) => {
+        await verifyUpdatePrimary(code)
+        router.navigate('UpdateEmailSecondaryOtp')
+      }}
+      resend={() => startEmailUpdate(update.next, update.current ?? undefined)}
+    />
+  )
+}
+
+/** The code mailed to the new address: the change is done; back to Account. */
+export function UpdateEmailSecondaryOtp() {
+  const update = useStore((state) => state.emailUpdate)
+  if (!update) return null
+  return (
+    <UpdateCodeForm
+      sentTo={t('updateEmail.secondarySent', { email: displayEmail(update.next) })}
+      verify={async (code) => {
+        const email = await verifyUpdateSecondary(code)
+        store.setState({ emailUpdate: null })
+        showToast(t('updateEmail.done', { email }), 'success')
+        router.reset('Account')
+      }}
+    />
+  )
+}
