@@ -115,6 +115,22 @@ describe('Account', () => {
     expect(store.getState().send.lastRetry).toEqual(expect.any(Number))
   })
 
+  test('after that failure, the token balances are asked again only 30 s later (SPEC 9)', async () => {
+    const api = serveAccount({ tokens: serverError() })
+    await renderAccount()
+    await expect.element(page.getByText('Token Balance Unavailable')).toBeVisible()
+    const asked = api.callsTo('/tokens').length
+    const failedAt = (at: number) =>
+      store.setState((state) => ({ send: { ...state.send, lastRetry: at } }))
+    // 29 s on: nothing is asked.
+    failedAt(Date.now() - 29_000)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(api.callsTo('/tokens')).toHaveLength(asked)
+    // 30 s on: asked once more.
+    failedAt(Date.now() - 30_000)
+    await expect.poll(() => api.callsTo('/tokens').length).toBe(asked + 1)
+  })
+
   test('Send opens the send form, Sign message the signing view', async () => {
     serveAccount()
     await renderAccount()
