@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { loadChain, pairWalletConnect } from '../lib/chains/index.js'
+import { trackConnectError } from '../lib/data/analytics.js'
 import { createPairing, type Pairing, untilExpired } from '../lib/pairing.js'
 import { router } from '../lib/state/router.js'
 import type { ConnectingStatus } from '../lib/state/store.js'
@@ -44,6 +45,7 @@ export function usePairing() {
         if (id !== attempt.current) return
         setStatus(isUserRejection(reason) ? 'rejected' : 'error')
         setError(messageOf(reason))
+        void trackConnectError(reason)
       },
     )
     return () => clearTimeout(timer)

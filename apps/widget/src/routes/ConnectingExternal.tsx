@@ -3,10 +3,10 @@ import { secondaryButton } from '../components/Buttons.js'
 import { ConnectingCard, connectingCopy } from '../components/ConnectingCard.js'
 import { useStore } from '../hooks/useStore.js'
 import { loadChain, namespaceOfConnector } from '../lib/chains/index.js'
-import { track } from '../lib/data/analytics.js'
+import { trackConnectError } from '../lib/data/analytics.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
-import { type ConnectingStatus, store } from '../lib/state/store.js'
+import type { ConnectingStatus } from '../lib/state/store.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
 /** Connecting a wallet of the host page: waiting on it, declined (retry), or failed (retry). */
@@ -30,13 +30,9 @@ export function ConnectingExternal() {
         },
         (reason: unknown) => {
           if (id !== attempt.current) return
-          const rejected = isUserRejection(reason)
-          setStatus(rejected ? 'rejected' : 'error')
+          setStatus(isUserRejection(reason) ? 'rejected' : 'error')
           setError(messageOf(reason))
-          void track('CONNECT_ERROR', {
-            wallet: store.getState().connecting?.name ?? null,
-            rejected,
-          })
+          void trackConnectError(reason)
         },
       )
   }, [wallet?.connectorId])

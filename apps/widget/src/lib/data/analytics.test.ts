@@ -1,7 +1,8 @@
+import { UserRejectedError } from '@porthole/protocol/Errors'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { serveApi } from '../../../test/api.js'
 import { initialState, store } from '../state/store.js'
-import { errorReportLimit, reportError, track, trackStore } from './analytics.js'
+import { errorReportLimit, reportError, track, trackConnectError, trackStore } from './analytics.js'
 import { queryClient } from './queryClient.js'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -35,6 +36,25 @@ describe('track', () => {
       domain: 'shop.example',
       props: { type: 'track', event: 'SWITCH_NETWORK', properties: { network: 'eip155:8453' } },
     })
+  })
+
+  test('a failed connection names the wallet chosen and whether the visitor declined', async () => {
+    const api = serveAnalytics(true)
+    store.setState({
+      connecting: {
+        connectorId: null,
+        name: 'WalletConnect',
+        icon: null,
+        imageId: null,
+        links: { mobile: null, desktop: null, webapp: null },
+      },
+    })
+    await trackConnectError(new UserRejectedError())
+    await trackConnectError(new Error('relay down'))
+    expect(sentProps(api).map(({ event, properties }) => [event, properties])).toEqual([
+      ['CONNECT_ERROR', { wallet: 'WalletConnect', rejected: true }],
+      ['CONNECT_ERROR', { wallet: 'WalletConnect', rejected: false }],
+    ])
   })
 
   test('sends nothing when the project turned analytics off', async () => {

@@ -11,6 +11,7 @@ import { AnalyticsConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
 import { projectId } from '../env.js'
 import { store } from '../state/store.js'
+import { isUserRejection } from '../walletErrors.js'
 import { api } from './api.js'
 import { sdkType, sdkVersion } from './explorer.js'
 import { queryClient } from './queryClient.js'
@@ -58,6 +59,14 @@ async function send(props: Record<string, unknown>): Promise<void> {
 
 export function track(event: TrackedEvent, properties?: EventProperties): Promise<void> {
   return send({ type: 'track', event, ...(properties ? { properties } : {}) })
+}
+
+/** A connection attempt that failed (a host wallet's or a WalletConnect pairing's), by the wallet chosen. */
+export function trackConnectError(reason: unknown): Promise<void> {
+  return track('CONNECT_ERROR', {
+    wallet: store.getState().connecting?.name ?? null,
+    rejected: isUserRejection(reason),
+  })
 }
 
 /** SPEC 9: at most 5 error reports in any 60 s, counted here before the API counts them again. */
