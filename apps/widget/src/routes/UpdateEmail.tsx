@@ -6,6 +6,7 @@ import { ErrorText } from '../components/ErrorText.js'
 import { Skeleton } from '../components/Skeleton.js'
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
+import { embeddedConnectorId } from '../lib/secure/approval.js'
 import {
   currentEmail,
   emailUpdateWait,
@@ -37,8 +38,18 @@ function useWait() {
   return [wait, () => setWait(emailUpdateWait())] as const
 }
 
-/** Change email: the new address; Continue mails the first code (to the current address). */
+/** Change email, for a connected email wallet only (a host may open any view by name). */
 export function UpdateEmailWallet() {
+  const embedded = useStore(
+    (state) =>
+      state.connection.status === 'connected' &&
+      state.connection.connectorId === embeddedConnectorId,
+  )
+  return embedded ? <NewEmailForm /> : null
+}
+
+/** The new address; Continue mails the first code (to the current address). */
+function NewEmailForm() {
   const current = useQuery(currentEmailQuery)
   const [email, setEmail] = useState(() => store.getState().emailUpdate?.next ?? '')
   const [error, setError] = useState('')
