@@ -107,6 +107,10 @@ test.describe('email login', () => {
     const code = async (to: string, subject: RegExp) =>
       extractCode((await waitForMail(to, subject, { since })).text) ?? ''
     await expect(frame.getByText(`Enter the code we sent to ${before}`)).toBeVisible()
+    // The current address's mail names where the account would go.
+    expect((await waitForMail(before, /change/i, { since })).text).toContain(
+      `changes the email of your Porthole account to ${after}`,
+    )
     await frame.getByLabel('Code from the email').fill(await code(before, /change/i))
     await expect(frame.getByText(`Enter the code we sent to ${after}`)).toBeVisible()
     await expectWidgetAccessible(page, 'UpdateEmailSecondaryOtp')

@@ -486,6 +486,22 @@ describe('npm run project -- stats (issue 16: what the widget events tell a site
     )
   })
 
+  test('a stored name with control characters is printed escaped, never as terminal codes', async () => {
+    await run('create', '--id', 'escaped-co', '--name', 'Escaped Co')
+    await testDb.db.query(
+      `INSERT INTO analytics_events
+         (project_id, event_id, client_id, url, domain, client_timestamp, type, event, props)
+       VALUES ('escaped-co', gen_random_uuid(), 'a', 'https://shop.example', 'shop.example', 0,
+               'track', $1, '{}'::jsonb)`,
+      ['X\u001b[2J\nFAKE 9999'],
+    )
+    const { out } = await run('stats', '--id', 'escaped-co')
+    // No control character but the line breaks between lines.
+    expect(Array.from(out).filter((char) => char < ' ' && char !== '\n')).toEqual([])
+    expect(out).toContain('X\\u001b[2J\\u000aFAKE 9999')
+    expect(out.split('\n').some((line) => line.startsWith('FAKE'))).toBe(false)
+  })
+
   test('says so when there is nothing, and refuses a bad span or an unknown project', async () => {
     await run('create', '--id', 'quiet-co', '--name', 'Quiet Co')
     expect((await run('stats', '--id', 'quiet-co')).out).toContain('no events (is analytics on?')

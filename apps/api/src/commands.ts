@@ -336,6 +336,18 @@ function describe(project: ProjectView): string {
   return `${project.id}  ${project.name}\n  origins:${origins}\n  networks: ${networks}\n  features: ${features}\n  heavy RPC calls: ${rpc}`
 }
 
+/**
+ * What came from elsewhere, safe to print to a terminal: control characters
+ * (escape sequences, line breaks) shown as `\uXXXX`. The API takes only
+ * plain event names now; rows stored before may hold anything.
+ */
+const isControl = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9f)
+const printable = (text: string) =>
+  Array.from(text, (char) => {
+    const code = char.charCodeAt(0)
+    return isControl(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char
+  }).join('')
+
 /** `stats`'s lines: totals, the funnel with its ratios, then each day's counts. */
 export function describeStats(stats: ProjectStats): string[] {
   const span = stats.days === 1 ? 'today (UTC)' : `the last ${stats.days} days (UTC)`
@@ -343,7 +355,8 @@ export function describeStats(stats: ProjectStats): string[] {
   if (stats.totals.length === 0)
     lines.push('  no events (is analytics on? set-features --analytics true)')
   const width = Math.max(0, ...stats.totals.map(({ event }) => event.length))
-  for (const { event, count } of stats.totals) lines.push(`  ${event.padEnd(width)}  ${count}`)
+  for (const { event, count } of stats.totals)
+    lines.push(`  ${printable(event).padEnd(width)}  ${count}`)
   lines.push(`  error reports: ${stats.errorReports}`)
   const { opened, choseWallet, connected } = stats.funnel
   const share = (part: number) => (opened === 0 ? '' : ` (${Math.round((part / opened) * 100)} %)`)
@@ -355,7 +368,7 @@ export function describeStats(stats: ProjectStats): string[] {
     lines.push(
       `  ${day}  ${stats.daily
         .filter((row) => row.day === day)
-        .map(({ event, count }) => `${event} ${count}`)
+        .map(({ event, count }) => `${printable(event)} ${count}`)
         .join(', ')}`,
     )
   return lines

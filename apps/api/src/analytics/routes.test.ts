@@ -125,6 +125,13 @@ describe('inv-18 POST /e parses strictly', () => {
     ['a non-uuid eventId', { ...event(), eventId: 'not-a-uuid' }, /eventId/],
     ['a non-numeric timestamp', { ...event(), timestamp: '2024-01-01' }, /timestamp/],
     ['a javascript: url', { ...event(), url: 'javascript:alert(1)' }, /url/],
+    // Printed by `stats` to an operator's terminal: names only (red team, issue 16).
+    [
+      'an event name with markup and escape sequences',
+      event({ type: 'track', event: '<img src=x>\u001b[2J\u001b]0;pwn\u0007\nFAKE 9999' }),
+      /event/,
+    ],
+    ['a lower-case event name', event({ type: 'track', event: 'modal_open' }), /event/],
     [
       'a long errorMessage',
       event({ type: 'error', event: 'E', errorMessage: 'x'.repeat(4097) }),

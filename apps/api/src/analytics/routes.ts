@@ -54,7 +54,12 @@ export const EventBody = z.strictObject({
   props: z.strictObject({
     /** `error` for error reports (rate-limited); `track` etc. for analytics. */
     type: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be a short identifier'),
-    event: z.string().min(1).max(128),
+    /**
+     * An event's name as the widget writes them (`MODAL_OPEN`): upper-case
+     * letters, digits and underscores. No free text: the names are printed to
+     * an operator's terminal by `stats` (red team, issue 16).
+     */
+    event: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be an event name such as MODAL_OPEN'),
     errorType: z.string().max(256).optional(),
     errorMessage: z.string().max(4096).optional(),
     stackTrace: z.string().max(16_384).optional(),

@@ -77,6 +77,10 @@ function NewEmailForm() {
       .finally(() => setBusy(false))
   }
 
+  // An account with no email (a social or Farcaster login) has none to change: adding one
+  // would take only a code from the new address, a new way in that its owner never proved.
+  if (current.isSuccess && current.data === null)
+    return <p className="px-4 pb-4 text-center text-sm text-muted">{t('updateEmail.none')}</p>
   return (
     <form className="flex flex-col gap-3 px-4 pb-4" onSubmit={submit} noValidate>
       <p className="text-center text-sm text-muted" aria-live="polite">
@@ -86,9 +90,7 @@ function NewEmailForm() {
           t('updateEmail.current', { email: displayEmail(current.data) })
         ) : current.isError ? (
           messageOf(current.error)
-        ) : (
-          t('updateEmail.none')
-        )}
+        ) : null}
       </p>
       <label className="text-xs font-semibold text-muted" htmlFor={`${id}-email`}>
         {t('updateEmail.newLabel')}

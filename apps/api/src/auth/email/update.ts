@@ -116,7 +116,7 @@ export function createEmailUpdateRoutes({
         purpose: `email-update-${stage}`,
         email: current ?? newEmail,
       },
-      { at: time, mail: stage === 'primary' ? primaryMail : secondaryMail },
+      { at: time, mail: stage === 'primary' ? primaryMail(newEmail) : secondaryMail },
     )
     const body: z.infer<typeof UpdateEmailResponse> = {
       action: stage === 'primary' ? 'VERIFY_PRIMARY_OTP' : 'VERIFY_SECONDARY_OTP',
@@ -287,18 +287,21 @@ async function limitChecks(
   })
 }
 
-function primaryMail(code: string) {
-  return {
-    subject: primaryMailSubject,
-    text: [
-      `Your code to change the email of your Porthole account is ${code}`,
-      '',
-      `It is valid for ${otpTtlSeconds / 60} minutes and works once.`,
-      'If you did not ask for it, ignore this mail: the email stays as it is.',
-      '',
-    ].join('\n'),
-  }
-}
+/**
+ * The current address's mail names the new one (red team, issue 16): whoever
+ * reads it sees where the account would go before handing the code over.
+ */
+const primaryMail = (newEmail: string) => (code: string) => ({
+  subject: primaryMailSubject,
+  text: [
+    `Your code is ${code}: it changes the email of your Porthole account to ${newEmail}`,
+    '',
+    `It is valid for ${otpTtlSeconds / 60} minutes and works once.`,
+    `If you did not ask to move your account to ${newEmail}, do not give this code to anyone,`,
+    'on any site: ignore this mail and the email stays as it is.',
+    '',
+  ].join('\n'),
+})
 
 function secondaryMail(code: string) {
   return {

@@ -2,7 +2,14 @@ import { UserRejectedError } from '@porthole/protocol/Errors'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { serveApi } from '../../../test/api.js'
 import { initialState, store } from '../state/store.js'
-import { errorReportLimit, reportError, track, trackConnectError, trackStore } from './analytics.js'
+import {
+  errorReportLimit,
+  reportError,
+  track,
+  trackConnectError,
+  trackStore,
+  walletLabel,
+} from './analytics.js'
 import { queryClient } from './queryClient.js'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -52,8 +59,8 @@ describe('track', () => {
     await trackConnectError(new UserRejectedError())
     await trackConnectError(new Error('relay down'))
     expect(sentProps(api).map(({ event, properties }) => [event, properties])).toEqual([
-      ['CONNECT_ERROR', { wallet: 'WalletConnect', rejected: true }],
-      ['CONNECT_ERROR', { wallet: 'WalletConnect', rejected: false }],
+      ['CONNECT_ERROR', { wallet: 'walletconnect', rejected: true }],
+      ['CONNECT_ERROR', { wallet: 'walletconnect', rejected: false }],
     ])
   })
 
@@ -64,6 +71,31 @@ describe('track', () => {
   })
 })
 
+describe('what names a wallet in events', () => {
+  test('a reverse-DNS id, our registry name, or a kind: never what a host page announced', () => {
+    expect(walletLabel({ connectorId: 'io.metamask' })).toBe('io.metamask')
+    expect(walletLabel({ connectorId: 'walletConnect' })).toBe('walletconnect')
+    expect(walletLabel({ connectorId: 'victim@example.com 0xf39F…2266 1.5 ETH' })).toBe('injected')
+    expect(walletLabel({ connectorId: null, name: 'Rainbow', imageId: 'rainbow-image' })).toBe(
+      'Rainbow',
+    )
+    expect(walletLabel({ connectorId: null, name: 'victim@example.com', imageId: null })).toBe(
+      'walletconnect',
+    )
+  })
+
+  test('at most 30 events a minute from one widget (a host looping open/close spends its own)', async () => {
+    const api = serveAnalytics(true)
+    const start = Date.now() + 3_600_000
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) => track('MODAL_OPEN', undefined, start + index)),
+    )
+    expect(api.callsTo('/e')).toHaveLength(30)
+    await track('MODAL_OPEN', undefined, start + 60_000)
+    expect(api.callsTo('/e')).toHaveLength(31)
+  })
+})
+
 describe('trackStore', () => {
   test('open, close, a wallet chosen and a new connection: never the address', async () => {
     const api = serveAnalytics(true)
@@ -71,7 +103,7 @@ describe('trackStore', () => {
     store.setState({ open: true, history: ['Connect'] })
     store.setState({
       connecting: {
-        connectorId: 'x',
+        connectorId: 'io.rabby',
         name: 'Rabby',
         icon: null,
         imageId: null,
@@ -94,7 +126,7 @@ describe('trackStore', () => {
         namespace: 'eip155',
         address,
         chainId: 1,
-        connectorId: 'x',
+        connectorId: 'io.rabby',
         connectorName: 'Rabby',
       },
     })
@@ -103,8 +135,8 @@ describe('trackStore', () => {
     await vi.waitFor(() => expect(api.callsTo('/e')).toHaveLength(4))
     expect(sentProps(api).map(({ event, properties }) => [event, properties])).toEqual([
       ['MODAL_OPEN', { view: 'Connect' }],
-      ['SELECT_WALLET', { wallet: 'Rabby' }],
-      ['CONNECT_SUCCESS', { wallet: 'Rabby', namespace: 'eip155' }],
+      ['SELECT_WALLET', { wallet: 'io.rabby' }],
+      ['CONNECT_SUCCESS', { wallet: 'io.rabby', namespace: 'eip155' }],
       ['MODAL_CLOSE', { view: 'Connect' }],
     ])
     expect(JSON.stringify(api.calls).toLowerCase()).not.toContain(address.toLowerCase())

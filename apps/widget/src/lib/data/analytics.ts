@@ -4,8 +4,9 @@
  * ignored: analytics never get in the visitor's way.
  *
  * What is sent (README, Analytics): the event's name, the host's origin, and
- * for some events a wallet's name, a namespace, a network (CAIP-2) or a
- * view. Never an address, an amount, a message, an email or a key.
+ * for some events a wallet (`walletLabel`: never a name the host chose), a
+ * namespace, a network (CAIP-2) or a view. Never an address, an amount, a
+ * message, an email or a key.
  */
 import { AnalyticsConfig } from '@porthole/protocol/Api'
 import { queryOptions } from '@tanstack/react-query'
@@ -57,14 +58,53 @@ async function send(props: Record<string, unknown>): Promise<void> {
   } catch {}
 }
 
-export function track(event: TrackedEvent, properties?: EventProperties): Promise<void> {
+/**
+ * At most 30 events in any 60 s from one widget: a host that opens and closes
+ * the modal in a loop spends this budget, not the API's per-address one that
+ * every site shares (red team, issue 16).
+ */
+export const trackLimit = { limit: 30, windowMs: 60_000 } as const
+let trackedAt: number[] = []
+
+export function track(
+  event: TrackedEvent,
+  properties?: EventProperties,
+  now: number = Date.now(),
+): Promise<void> {
+  // (A time ahead of `now`, the clock set back, counts no more.)
+  trackedAt = trackedAt.filter((at) => at <= now && now - at < trackLimit.windowMs)
+  if (trackedAt.length >= trackLimit.limit) return Promise.resolve()
+  trackedAt.push(now)
   return send({ type: 'track', event, ...(properties ? { properties } : {}) })
+}
+
+/** A reverse-DNS id (EIP-6963's rdns, our own connector ids). */
+const reverseDns = /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,7}$/i
+
+/**
+ * A wallet as the events name it: a reverse-DNS id, our registry's name, or a
+ * kind; never the free text a host page announced as its wallet's name
+ * (which could be anything, an email or an address: red team, issue 16).
+ */
+export function walletLabel(wallet: {
+  connectorId: string | null
+  name?: string | undefined
+  imageId?: string | null | undefined
+}): string {
+  const { connectorId } = wallet
+  if (connectorId !== null) {
+    if (connectorId === 'walletConnect') return 'walletconnect'
+    return reverseDns.test(connectorId) ? connectorId.toLowerCase() : 'injected'
+  }
+  // No connector: a pairing, with a wallet of our registry (its name is ours) or any.
+  return wallet.imageId && wallet.name ? wallet.name.slice(0, 64) : 'walletconnect'
 }
 
 /** A connection attempt that failed (a host wallet's or a WalletConnect pairing's), by the wallet chosen. */
 export function trackConnectError(reason: unknown): Promise<void> {
+  const { connecting } = store.getState()
   return track('CONNECT_ERROR', {
-    wallet: store.getState().connecting?.name ?? null,
+    wallet: connecting ? walletLabel(connecting) : null,
     rejected: isUserRejection(reason),
   })
 }
@@ -79,7 +119,7 @@ export function reportError(
   error: unknown,
   now: number = Date.now(),
 ): { sent: Promise<void> } | false {
-  reportedAt = reportedAt.filter((at) => now - at < errorReportLimit.windowMs)
+  reportedAt = reportedAt.filter((at) => at <= now && now - at < errorReportLimit.windowMs)
   if (reportedAt.length >= errorReportLimit.limit) return false
   reportedAt.push(now)
   const { name, message, stack } =
@@ -110,7 +150,7 @@ export function trackStore(): () => void {
         view: next.history.at(-1) ?? null,
       })
     if (next.connecting && next.connecting !== before.connecting)
-      void track('SELECT_WALLET', { wallet: next.connecting.name })
+      void track('SELECT_WALLET', { wallet: walletLabel(next.connecting) })
     const { connection } = next
     if (
       connection.status === 'connected' &&
@@ -120,7 +160,7 @@ export function trackStore(): () => void {
       connection.namespace !== null
     )
       void track('CONNECT_SUCCESS', {
-        wallet: connection.connectorName,
+        wallet: walletLabel({ connectorId: connection.connectorId }),
         namespace: connection.namespace,
       })
   })

@@ -10,7 +10,7 @@ import * as Channel from '@porthole/protocol/Channel'
 import * as Contract from '@porthole/protocol/Contract'
 import { DisconnectedError, ErrorCode, RpcError } from '@porthole/protocol/Errors'
 import * as Host from '@porthole/protocol/Host'
-import { router as defaultRouter, type Router } from '../state/router.js'
+import { router as defaultRouter, hostClosedViews, type Router } from '../state/router.js'
 import {
   caipNetworkIdOf,
   currentView,
@@ -145,6 +145,12 @@ export function connectHost(parameters: ConnectHostParameters): HostChannel {
   })
 
   channel.handle('open', (params) => {
+    // Changing the account's email starts from Account, by the visitor, never by the host.
+    if (params?.view && hostClosedViews.includes(params.view))
+      throw new RpcError(
+        ErrorCode.unsupportedMethod,
+        `The view '${params.view}' opens from Account only: the visitor starts an email change, not the site.`,
+      )
     router.open(params?.view)
     return undefined
   })

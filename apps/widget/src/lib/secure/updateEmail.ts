@@ -45,7 +45,8 @@ export async function startEmailUpdate(
 ): Promise<UpdateEmailAction> {
   const invalid = checkEmail(email)
   if (invalid) throw new LoginError(invalid)
-  if (current && email.trim().toLowerCase() === current.toLowerCase())
+  if (!current) throw new LoginError(t('updateEmail.none'))
+  if (email.trim().toLowerCase() === current.toLowerCase())
     throw new LoginError(t('updateEmail.same'))
   const wait = emailUpdateWait(now)
   if (wait > 0) throw new LoginError(`Please try again after ${wait} seconds`)

@@ -33,6 +33,17 @@ export const implementedViews = [
 ] as const satisfies readonly View[]
 export type ImplementedView = (typeof implementedViews)[number]
 
+/**
+ * Views the host may not open by name (`Wallet.open({ view })`): the email
+ * change moves the account's strongest factor, so only the visitor starts it,
+ * from Account (red team, issue 16).
+ */
+export const hostClosedViews: readonly View[] = [
+  'UpdateEmailWallet',
+  'UpdateEmailPrimaryOtp',
+  'UpdateEmailSecondaryOtp',
+]
+
 export const isImplementedView = (view: View): view is ImplementedView =>
   (implementedViews as readonly View[]).includes(view)
 
