@@ -249,4 +249,15 @@ describe('toHostState', () => {
       view: 'AllWallets',
     })
   })
+
+  test("the email change's steps show as Account: the host cannot follow them", () => {
+    for (const step of [
+      'UpdateEmailWallet',
+      'UpdateEmailPrimaryOtp',
+      'UpdateEmailSecondaryOtp',
+    ] as const)
+      expect(toHostState({ ...initialState, open: true, history: ['Account', step] }).view).toBe(
+        'Account',
+      )
+  })
 })

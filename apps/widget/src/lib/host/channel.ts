@@ -40,7 +40,8 @@ export function toHostState(state: WidgetState): Host.State {
   return {
     ...Host.initialState,
     open: state.open,
-    view: currentView(state),
+    // The email change's steps stay the visitor's: the host sees Account throughout.
+    view: hostClosedViews.includes(currentView(state)) ? 'Account' : currentView(state),
     status,
     caipAddress: connected ? `${caipNetworkId}:${address}` : null,
     address: connected ? address : null,
