@@ -4,6 +4,7 @@ import { serveApi } from '../../../test/api.js'
 import { initialState, store } from '../state/store.js'
 import {
   errorReportLimit,
+  redact,
   reportError,
   track,
   trackConnectError,
@@ -188,5 +189,18 @@ describe('reportError', () => {
       errorType: 'TypeError',
       errorMessage: 'boom 0',
     })
+  })
+})
+
+describe('redact', () => {
+  test("an error report's text keeps no address, hash, Solana key or email", () => {
+    const text =
+      'Transfer from 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (tx 0x' +
+      'ab'.repeat(32) +
+      ') to 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV failed for alice@example.com: boom'
+    expect(redact(text)).toBe('Transfer from 0x… (tx 0x…) to … failed for …@…: boom')
+    expect(redact('Cannot read properties of undefined (reading "chainId")')).toBe(
+      'Cannot read properties of undefined (reading "chainId")',
+    )
   })
 })

@@ -112,6 +112,18 @@ export function trackConnectError(reason: unknown): Promise<void> {
   })
 }
 
+/**
+ * An error's text without what would identify a visitor: EVM addresses and
+ * hashes (0x and 40 or more hex digits), Solana-style base58 keys, emails.
+ * Error messages are free text; a wallet's may quote any of them.
+ */
+export function redact(text: string): string {
+  return text
+    .replace(/0x[0-9a-fA-F]{40,}/g, '0x…')
+    .replace(/[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[A-Za-z]{2,}/g, '…@…')
+    .replace(/\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g, '…')
+}
+
 /** SPEC 9: at most 5 error reports in any 60 s, counted here before the API counts them again. */
 export const errorReportLimit = { limit: 5, windowMs: 60_000 } as const
 let reportedAt: number[] = []
@@ -132,8 +144,8 @@ export function reportError(
       type: 'error',
       event,
       errorType: name.slice(0, 256),
-      errorMessage: message.slice(0, 4096),
-      ...(stack ? { stackTrace: stack.slice(0, 16_384) } : {}),
+      errorMessage: redact(message).slice(0, 4096),
+      ...(stack ? { stackTrace: redact(stack).slice(0, 16_384) } : {}),
     }),
   }
 }
