@@ -1,3 +1,6 @@
+import { t } from './i18n.js'
+import { showToast } from './state/toast.js'
+
 /**
  * Copies text. The loader grants the frame `clipboard-write`; where the
  * Clipboard API is still refused, a selected hidden textarea and
@@ -22,4 +25,11 @@ export async function copyText(text: string): Promise<boolean> {
       area.remove()
     }
   }
+}
+
+/** Copies the connected address and says so (Account, Receive). */
+export function copyAddress(address: string): void {
+  void copyText(address).then((ok) =>
+    showToast(ok ? t('account.copied') : t('toast.copyFailed'), ok ? 'success' : 'error'),
+  )
 }

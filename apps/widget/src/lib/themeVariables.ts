@@ -196,8 +196,9 @@ export function readableAccent(accent: string, theme: ResolvedTheme): string {
   const start = toRgb(accent)
   const toward: Rgb = theme === 'light' ? [0, 0, 0] : [255, 255, 255]
   for (let step = 0; step <= 20; step++) {
-    const candidate = mix(start, toward, step / 20)
-    if (worstContrast(candidate, theme) >= minContrast) return toHex(candidate)
+    // Checked as it will be shown: rounded to whole channels.
+    const candidate = toHex(mix(start, toward, step / 20))
+    if (worstContrast(toRgb(candidate), theme) >= minContrast) return candidate
   }
   return toHex(toward)
 }

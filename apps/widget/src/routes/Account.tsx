@@ -10,7 +10,7 @@ import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { loadChain } from '../lib/chains/index.js'
 import { nativeBalanceQuery } from '../lib/chains/queries.js'
-import { copyText } from '../lib/clipboard.js'
+import { copyAddress } from '../lib/clipboard.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { embeddedConnectorId } from '../lib/secure/approval.js'
@@ -54,10 +54,7 @@ function ConnectedAccount(props: {
   })
   const [disconnecting, setDisconnecting] = useState(false)
 
-  const copy = () =>
-    void copyText(address).then((ok) =>
-      showToast(ok ? t('account.copied') : t('toast.copyFailed'), ok ? 'success' : 'error'),
-    )
+  const copy = () => copyAddress(address)
 
   const disconnect = () => {
     setDisconnecting(true)

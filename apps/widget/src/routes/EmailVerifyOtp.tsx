@@ -1,6 +1,7 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import { outlineButton } from '../components/Buttons.js'
 import { CodeField } from '../components/CodeField.js'
+import { useCodeCheck, useMailWait } from '../hooks/useMailedCode.js'
 import { useStore } from '../hooks/useStore.js'
 import { connectEmbedded } from '../lib/chains/index.js'
 import { t } from '../lib/i18n.js'
@@ -20,33 +21,14 @@ import { displayEmail } from './emailDisplay.js'
 export function EmailVerifyOtp() {
   const email = useStore((state) => state.loginEmail) ?? ''
   const [code, setCode] = useState('')
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [wait, setWait] = useState(() => emailLoginWait())
+  const [wait, refreshWait] = useMailWait(emailLoginWait)
   const [resent, setResent] = useState(false)
   const errorId = useId()
-  const submitted = useRef('')
-
-  useEffect(() => {
-    if (wait <= 0) return
-    const timer = setTimeout(() => setWait(emailLoginWait()), 1000)
-    return () => clearTimeout(timer)
-  }, [wait])
-
-  const check = (value: string) => {
-    if (busy || submitted.current === value) return
-    submitted.current = value
-    setBusy(true)
-    setError('')
-    verifyOtp(value)
-      .then(() => connectEmbedded())
-      .then(() => router.closeFrom('EmailVerifyOtp'))
-      .catch((reason: unknown) => {
-        submitted.current = ''
-        setError(messageOf(reason))
-      })
-      .finally(() => setBusy(false))
-  }
+  const { error, setError, busy, check } = useCodeCheck(async (value) => {
+    await verifyOtp(value)
+    await connectEmbedded()
+    router.closeFrom('EmailVerifyOtp')
+  })
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -58,7 +40,7 @@ export function EmailVerifyOtp() {
     loginWithEmail(email).then(
       () => {
         setResent(true)
-        setWait(emailLoginWait())
+        refreshWait()
       },
       (reason: unknown) => setError(messageOf(reason)),
     )

@@ -7,10 +7,9 @@ import { QrCode } from '../components/QrCode.js'
 import { WalletRowsSkeleton } from '../components/Skeleton.js'
 import { WalletError } from '../components/WalletError.js'
 import { useStore } from '../hooks/useStore.js'
-import { copyText } from '../lib/clipboard.js'
+import { copyAddress } from '../lib/clipboard.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
-import { showToast } from '../lib/state/toast.js'
 
 /**
  * Receive: the connected address as a QR code (the plain address, which any
@@ -28,10 +27,7 @@ export function Receive() {
     const network = id.startsWith(`${namespace}:`) ? getByCaipNetworkId(id) : undefined
     return network ? [network] : []
   })
-  const copy = () =>
-    void copyText(address).then((ok) =>
-      showToast(ok ? t('account.copied') : t('toast.copyFailed'), ok ? 'success' : 'error'),
-    )
+  const copy = () => copyAddress(address)
   return (
     <section className="flex flex-col gap-4 px-4 pb-4">
       <div className="mx-auto size-52">

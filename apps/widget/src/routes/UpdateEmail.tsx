@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
+import { type FormEvent, useId, useState } from 'react'
 import { input, outlineButton, primaryButton } from '../components/Buttons.js'
 import { CodeField } from '../components/CodeField.js'
 import { ErrorText } from '../components/ErrorText.js'
 import { Skeleton } from '../components/Skeleton.js'
+import { useCodeCheck, useMailWait } from '../hooks/useMailedCode.js'
 import { useStore } from '../hooks/useStore.js'
 import { t } from '../lib/i18n.js'
 import { embeddedConnectorId } from '../lib/secure/approval.js'
@@ -27,17 +28,6 @@ const currentEmailQuery = {
   staleTime: 0,
 }
 
-/** Seconds left of the 30 s between mails, ticking. */
-function useWait() {
-  const [wait, setWait] = useState(() => emailUpdateWait())
-  useEffect(() => {
-    if (wait <= 0) return
-    const timer = setTimeout(() => setWait(emailUpdateWait()), 1000)
-    return () => clearTimeout(timer)
-  }, [wait])
-  return [wait, () => setWait(emailUpdateWait())] as const
-}
-
 /** Change email, for a connected email wallet only (a host may open any view by name). */
 export function UpdateEmailWallet() {
   const embedded = useStore(
@@ -54,7 +44,7 @@ function NewEmailForm() {
   const [email, setEmail] = useState(() => store.getState().emailUpdate?.next ?? '')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
-  const [wait, refreshWait] = useWait()
+  const [wait, refreshWait] = useMailWait(emailUpdateWait)
   const id = useId()
 
   const submit = (event: FormEvent) => {
@@ -131,24 +121,9 @@ function UpdateCodeForm(props: {
 }) {
   const { sentTo, verify, resend } = props
   const [code, setCode] = useState('')
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [wait, refreshWait] = useWait()
-  const submitted = useRef('')
+  const [wait, refreshWait] = useMailWait(emailUpdateWait)
+  const { error, setError, busy, check } = useCodeCheck(verify)
   const id = useId()
-
-  const check = (value: string) => {
-    if (busy || submitted.current === value) return
-    submitted.current = value
-    setBusy(true)
-    setError('')
-    verify(value)
-      .catch((reason: unknown) => {
-        submitted.current = ''
-        setError(messageOf(reason))
-      })
-      .finally(() => setBusy(false))
-  }
 
   return (
     <form

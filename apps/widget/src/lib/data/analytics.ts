@@ -58,23 +58,32 @@ async function send(props: Record<string, unknown>): Promise<void> {
   } catch {}
 }
 
+/** At most `limit` sends in any `windowMs`, counted here: `take(now)` says whether one may go. */
+function sendBudget({ limit, windowMs }: { limit: number; windowMs: number }) {
+  let sentAt: number[] = []
+  return (now: number): boolean => {
+    // (A time ahead of `now`, the clock set back, counts no more.)
+    sentAt = sentAt.filter((at) => at <= now && now - at < windowMs)
+    if (sentAt.length >= limit) return false
+    sentAt.push(now)
+    return true
+  }
+}
+
 /**
  * At most 30 events in any 60 s from one widget: a host that opens and closes
  * the modal in a loop spends this budget, not the API's per-address one that
  * every site shares (red team, issue 16).
  */
 export const trackLimit = { limit: 30, windowMs: 60_000 } as const
-let trackedAt: number[] = []
+const takeTrack = sendBudget(trackLimit)
 
 export function track(
   event: TrackedEvent,
   properties?: EventProperties,
   now: number = Date.now(),
 ): Promise<void> {
-  // (A time ahead of `now`, the clock set back, counts no more.)
-  trackedAt = trackedAt.filter((at) => at <= now && now - at < trackLimit.windowMs)
-  if (trackedAt.length >= trackLimit.limit) return Promise.resolve()
-  trackedAt.push(now)
+  if (!takeTrack(now)) return Promise.resolve()
   return send({ type: 'track', event, ...(properties ? { properties } : {}) })
 }
 
@@ -126,7 +135,7 @@ export function redact(text: string): string {
 
 /** SPEC 9: at most 5 error reports in any 60 s, counted here before the API counts them again. */
 export const errorReportLimit = { limit: 5, windowMs: 60_000 } as const
-let reportedAt: number[] = []
+const takeReport = sendBudget(errorReportLimit)
 
 /** An error report (`type: 'error'`); false when the client's own limit held it back. */
 export function reportError(
@@ -134,9 +143,7 @@ export function reportError(
   error: unknown,
   now: number = Date.now(),
 ): { sent: Promise<void> } | false {
-  reportedAt = reportedAt.filter((at) => at <= now && now - at < errorReportLimit.windowMs)
-  if (reportedAt.length >= errorReportLimit.limit) return false
-  reportedAt.push(now)
+  if (!takeReport(now)) return false
   const { name, message, stack } =
     error instanceof Error ? error : { name: 'Error', message: String(error), stack: undefined }
   return {
