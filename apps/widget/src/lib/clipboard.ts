@@ -1,6 +1,3 @@
-import { t } from './i18n.js'
-import { showToast } from './state/toast.js'
-
 /**
  * Copies text. The loader grants the frame `clipboard-write`; where the
  * Clipboard API is still refused, a selected hidden textarea and
@@ -25,11 +22,4 @@ export async function copyText(text: string): Promise<boolean> {
       area.remove()
     }
   }
-}
-
-/** Copies the connected address and says so (Account, Receive). */
-export function copyAddress(address: string): void {
-  void copyText(address).then((ok) =>
-    showToast(ok ? t('account.copied') : t('toast.copyFailed'), ok ? 'success' : 'error'),
-  )
 }

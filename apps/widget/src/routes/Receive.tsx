@@ -7,9 +7,9 @@ import { QrCode } from '../components/QrCode.js'
 import { WalletRowsSkeleton } from '../components/Skeleton.js'
 import { WalletError } from '../components/WalletError.js'
 import { useStore } from '../hooks/useStore.js'
-import { copyAddress } from '../lib/clipboard.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
+import { copyAddress } from '../lib/state/toast.js'
 
 /**
  * Receive: the connected address as a QR code (the plain address, which any
