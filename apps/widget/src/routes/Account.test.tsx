@@ -162,7 +162,7 @@ describe('Account', () => {
       await userEvent.keyboard('{Enter}')
       await expect.element(page.getByRole('heading', { name: 'Choose Network' })).toBeVisible()
       await userEvent.keyboard('{Escape}')
-      expect(store.getState().open).toBe(false)
+      await expect.poll(() => store.getState().open).toBe(false)
       expect(store.getState().history).toEqual(['Account'])
     })
   })

@@ -210,7 +210,7 @@ describe('Connect', () => {
       await renderWidget()
       await expect.element(list.getByRole('button', { name: 'Alpha' })).toBeVisible()
       await userEvent.keyboard('{Escape}')
-      expect(store.getState().open).toBe(false)
+      await expect.poll(() => store.getState().open).toBe(false)
       await expect.element(page.getByRole('dialog')).toHaveAttribute('data-open', 'false')
     })
   })
