@@ -10,6 +10,7 @@ import { createSocialRoutes } from './auth/social/routes.js'
 import type { Db } from './db/db.js'
 import { createExplorerRoutes } from './explorer/routes.js'
 import { createTokensRoutes } from './explorer/tokens.js'
+import { createHistoryRoutes } from './history/routes.js'
 import type { Config } from './http/config.js'
 import { refuseCrossSite } from './http/crossSite.js'
 import { HttpError } from './http/errors.js'
@@ -142,6 +143,10 @@ export function createApp({
   app.route('/', createAnalyticsRoutes({ db, config }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs, limits: rpcLimits, warn: onWarning }))
   app.route('/', createTokensRoutes({ db, config }))
+  app.route(
+    '/',
+    createHistoryRoutes({ db, config, indexedChains: new Set(Object.keys(config.historyIndexer)) }),
+  )
   app.route('/', createSiwxRoutes({ db, config, verifySignature }))
   app.route('/', createAuthRoutes({ db, config, mailer, now, onError }))
   app.route(

@@ -10,6 +10,7 @@ import { devOutboxPath } from './auth/email/devOutbox.js'
 import { createDb } from './db/db.js'
 import { migrate } from './db/migrations.js'
 import { pruneRateLimits } from './db/rateLimit.js'
+import { startIndexers } from './history/indexers.js'
 import { configFromEnv, developmentShareKey, memoryDir, productionRefusals } from './http/config.js'
 import { BaseError } from './http/errors.js'
 import { apiHostRule } from './http/hostNames.js'
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
     console.log(`API listening on http://${config.host}:${info.port}`)
   })
 
+  // One indexer per network in HISTORY_INDEXER; with several replicas, a lease picks one.
+  const indexers = startIndexers({ db, config, onError: (error) => logError('Indexing', error) })
+
   const prune = setInterval(() => {
     pruneRateLimits(db, rateLimitRetentionSeconds).catch((error: unknown) =>
       logError('Pruning rate limits failed', error),
@@ -122,7 +126,9 @@ async function main(): Promise<void> {
       process.exit(1)
     }, shutdownTimeoutMs)
     force.unref()
-    server.close(() => {
+    server.close(async () => {
+      // The leases go back first, so another replica takes the networks over at once.
+      await indexers.stop()
       db.close().then(
         () => {
           console.log('API stopped')

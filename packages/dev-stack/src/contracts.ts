@@ -261,3 +261,62 @@ export async function deployIdRegistry(options: DeployIdRegistryOptions): Promis
   for (const { fid, custody } of options.register ?? []) await register(fid, custody)
   return { address, abi: idRegistryAbi, register }
 }
+
+export const TEST_NFT_SOURCE = join(import.meta.dirname, 'contracts', 'TestNft.sol')
+
+/** The ABIs of `contracts/TestNft.sol`'s ERC-721 and ERC-1155, typed for viem. */
+export const testNftAbi = parseAbi([
+  'constructor(string name_, string symbol_)',
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function ownerOf(uint256 tokenId) view returns (address)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function mint(address to, uint256 tokenId)',
+  'function airdrop(address[] recipients, uint256 firstId)',
+  'function transferFrom(address from, address to, uint256 tokenId)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+  'error AlreadyMinted(uint256 tokenId)',
+  'error NotOwner(address caller, uint256 tokenId)',
+  'error InvalidReceiver(address receiver)',
+])
+export const testMultiTokenAbi = parseAbi([
+  'function balanceOf(uint256 id, address account) view returns (uint256)',
+  'function mint(address to, uint256 id, uint256 value)',
+  'function mintBatch(address to, uint256[] ids, uint256[] values)',
+  'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+  'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+  'error LengthMismatch()',
+])
+
+/**
+ * Deploys `contracts/TestNft.sol`'s `TestNft` (ERC-721, `name`, `symbol`) or
+ * `TestMultiToken` (ERC-1155) from `privateKey`'s account; resolves with its
+ * address once mined.
+ */
+export async function deployTestNft(
+  options: { rpcUrl: string; privateKey: Hex } & (
+    | { kind: 'erc721'; name: string; symbol: string }
+    | { kind: 'erc1155' }
+  ),
+): Promise<Address> {
+  const { rpcUrl, privateKey } = options
+  const chainId = await createPublicClient({
+    transport: http(rpcUrl, { retryCount: 0 }),
+  }).getChainId()
+  const { publicClient, walletClient } = createAnvilClients({ rpcUrl, privateKey, chainId })
+  const hash =
+    options.kind === 'erc721'
+      ? await walletClient.deployContract({
+          abi: testNftAbi,
+          bytecode: compileContract(TEST_NFT_SOURCE, 'TestNft').bytecode,
+          args: [options.name, options.symbol],
+        })
+      : await walletClient.deployContract({
+          abi: testMultiTokenAbi,
+          bytecode: compileContract(TEST_NFT_SOURCE, 'TestMultiToken').bytecode,
+        })
+  const receipt = await publicClient.waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success' || !receipt.contractAddress)
+    throw new Error(`Deploying ${options.kind} test contract failed (transaction ${hash}).`)
+  return receipt.contractAddress
+}

@@ -300,6 +300,70 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (project_id, day)
   );
   `,
+  // 11: account history (history/): per network, how far the indexer has
+  // read and who holds its lease; the hash of each block read (a reorg is
+  // found by comparing them); every transfer, one row per token moved
+  // (native value: log_index -1); what the indexer learnt of each token
+  // contract; contracts a rule or the operator flags as spam.
+  `
+  CREATE TABLE history_cursors (
+    chain_id text PRIMARY KEY,
+    next_block bigint NOT NULL,
+    lease_holder text,
+    lease_expires_at timestamptz
+  );
+
+  CREATE TABLE history_blocks (
+    chain_id text NOT NULL,
+    number bigint NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (chain_id, number)
+  );
+
+  CREATE TABLE history_transfers (
+    chain_id text NOT NULL,
+    tx_hash text NOT NULL,
+    log_index integer NOT NULL,
+    sub_index integer NOT NULL,
+    block_number bigint NOT NULL,
+    tx_index integer NOT NULL,
+    mined_at timestamptz NOT NULL,
+    status text NOT NULL CHECK (status IN ('confirmed', 'failed')),
+    kind text NOT NULL CHECK (kind IN ('native', 'erc20', 'erc721', 'erc1155')),
+    token text,
+    token_id text,
+    tx_from text NOT NULL,
+    from_address text NOT NULL,
+    to_address text NOT NULL,
+    amount numeric(78, 0) NOT NULL,
+    PRIMARY KEY (chain_id, tx_hash, log_index, sub_index)
+  );
+  CREATE INDEX history_transfers_from_idx
+    ON history_transfers (chain_id, from_address, block_number DESC, tx_index DESC);
+  CREATE INDEX history_transfers_to_idx
+    ON history_transfers (chain_id, to_address, block_number DESC, tx_index DESC);
+  CREATE INDEX history_transfers_block_idx ON history_transfers (chain_id, block_number);
+
+  CREATE TABLE history_tokens (
+    chain_id text NOT NULL,
+    address text NOT NULL,
+    name text,
+    symbol text,
+    decimals integer,
+    PRIMARY KEY (chain_id, address)
+  );
+
+  CREATE TABLE history_spam (
+    project_id text NOT NULL DEFAULT '',
+    chain_id text NOT NULL,
+    address text NOT NULL,
+    reason text NOT NULL,
+    PRIMARY KEY (project_id, chain_id, address)
+  );
+
+  ALTER TABLE projects ADD COLUMN pending_poll_ms integer
+    CHECK (pending_poll_ms IS NULL OR pending_poll_ms BETWEEN 1000 AND 3600000);
+  `,
 ]
 
 /** Any constant shared by every replica: the key of the migration lock. */

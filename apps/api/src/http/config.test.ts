@@ -32,6 +32,7 @@ describe('configFromEnv', () => {
       corsOrigins: ['http://widget.localhost:5171', 'http://secure.localhost:5172'],
       rpcUpstreams: { 'eip155:31337': 'http://127.0.0.1:8545' },
       rpcMaxAnswerBytes: 2 * 1024 * 1024,
+      historyIndexer: { 'eip155:31337': 0 },
       tokenLists: defaultTokenLists,
       devProjectId: 'porthole-dev',
       seedDevProject: true,
@@ -127,6 +128,7 @@ describe('configFromEnv', () => {
         CORS_ORIGINS: 'https://widget.example.com, https://secure.example.com/',
         RPC_UPSTREAMS:
           '{"eip155:1":"https://rpc.example.com/key","solana:devnet":"http://127.0.0.1:8899"}',
+        HISTORY_INDEXER: '{"eip155:1":"latest"}',
         RPC_MAX_ANSWER_BYTES: '1048576',
         TOKENS:
           '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
@@ -165,6 +167,7 @@ describe('configFromEnv', () => {
         'solana:devnet': 'http://127.0.0.1:8899',
       },
       rpcMaxAnswerBytes: 1024 * 1024,
+      historyIndexer: { 'eip155:1': 'latest' },
       tokenLists: {
         ...defaultTokenLists,
         'eip155:31337': [
@@ -402,6 +405,12 @@ describe('configFromEnv', () => {
     ],
     [{ IP_LIMIT_SCALE: '0' }, /IP_LIMIT_SCALE: must be a whole number from 1 to 100000/],
     [{ RPC_MAX_ANSWER_BYTES: '1000' }, /RPC_MAX_ANSWER_BYTES: must be a whole number of bytes/],
+    [
+      { HISTORY_INDEXER: '{"eip155:5":0}' },
+      /HISTORY_INDEXER: eip155:5 must have an RPC_UPSTREAMS entry/,
+    ],
+    [{ HISTORY_INDEXER: '{"solana:x1y":0}' }, /HISTORY_INDEXER/],
+    [{ HISTORY_INDEXER: '{"eip155:31337":-1}' }, /HISTORY_INDEXER/],
     [{ RPC_MAX_ANSWER_BYTES: '2MiB' }, /RPC_MAX_ANSWER_BYTES: must be a whole number of bytes/],
     [{ RPC_MAX_ANSWER_BYTES: '999999999' }, /RPC_MAX_ANSWER_BYTES: must be a whole number/],
     [{ IP_LIMIT_SCALE: '-5' }, /IP_LIMIT_SCALE: must be a whole number/],

@@ -89,6 +89,16 @@ export const defaultTokenLists: TokenLists = {
 }
 
 /**
+ * `HISTORY_INDEXER`: eip155 chain id → where its history starts, a block
+ * number or `latest` (the head when the indexer first runs).
+ */
+const HistoryIndexer = z.record(
+  Caip2.refine((id) => id.startsWith('eip155:'), 'must be an eip155 chain id'),
+  z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('latest')]),
+  { error: 'must be a JSON object mapping eip155 chain ids to a block number or "latest"' },
+)
+
+/**
  * The local stack's origins (`@porthole/dev-stack/stack`, which shippable
  * code may not import): the documented defaults of `WIDGET_ORIGIN`,
  * `SECURE_FRAME_ORIGIN` and `PUBLIC_API_URL`, so the API alone runs against
@@ -273,6 +283,8 @@ export const ConfigSchema = z.strictObject({
     .int()
     .min(64 * 1024)
     .max(64 * 1024 * 1024),
+  /** The networks the history indexer follows, each from its start block (`HISTORY_INDEXER`). */
+  historyIndexer: HistoryIndexer,
   /** ERC-20 tokens per CAIP-2 chain id, served by `GET /tokens`; a chain not named has none. */
   tokenLists: TokenLists,
   /** Id of the development project seeded at start-up. */
@@ -497,6 +509,15 @@ export const variables = {
     meaning:
       'largest upstream answer `/v1/` passes on, 65536 to 67108864; a larger one is cut while read and refused (see [RPC proxy](#rpc-proxy))',
     shownDefault: '`2097152` (2 MiB)',
+  },
+  HISTORY_INDEXER: {
+    schema: jsonVariable(
+      HistoryIndexer,
+      'must be a JSON object mapping eip155 chain ids to the block to start from, e.g. {"eip155:1":"latest"}',
+    ).optional(),
+    meaning:
+      'JSON: eip155 CAIP-2 chain id → the block its history starts at (a number, or `"latest"`: the head at the first start); each chain named must be in `RPC_UPSTREAMS`; see [Account history](#account-history)',
+    shownDefault: '`{"eip155:31337":0}` when `RPC_UPSTREAMS` names the dev chain, otherwise none',
   },
   TOKENS: {
     schema: jsonVariable(
@@ -725,6 +746,14 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`)
   }
   const env_ = parsed.data
+  const unreachable = Object.keys(env_.HISTORY_INDEXER ?? {}).filter(
+    (chainId) => !Object.hasOwn(env_.RPC_UPSTREAMS, chainId),
+  )
+  if (unreachable.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: HISTORY_INDEXER: ${unreachable.join(', ')} must have an RPC_UPSTREAMS entry to be indexed`,
+    )
+  }
   return ConfigSchema.parse({
     portholeEnv: env_.PORTHOLE_ENV,
     port: env_.PORT,
@@ -734,6 +763,8 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     corsOrigins: env_.CORS_ORIGINS,
     rpcUpstreams: env_.RPC_UPSTREAMS,
     rpcMaxAnswerBytes: env_.RPC_MAX_ANSWER_BYTES,
+    historyIndexer:
+      env_.HISTORY_INDEXER ?? (devChain in env_.RPC_UPSTREAMS ? { [devChain]: 0 } : {}),
     tokenLists: env_.TOKENS,
     devProjectId: env_.DEV_PROJECT_ID,
     seedDevProject: env_.SEED_DEV_PROJECT ?? env_.PORTHOLE_ENV !== 'production',

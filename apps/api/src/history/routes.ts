@@ -1,0 +1,221 @@
+import {
+  type HistoryPage,
+  type HistoryTransaction,
+  type HistoryTransfer,
+  historyPageSize,
+  type transferKinds,
+} from '@porthole/protocol/History'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { Db } from '../db/db.js'
+import { enforceRateLimit, scaled } from '../db/rateLimit.js'
+import type { Config } from '../http/config.js'
+import { HttpError } from '../http/errors.js'
+import { clientIp, commonQuery, optionalParam, parseInput } from '../http/request.js'
+import { Caip2 } from '../http/schemas.js'
+import { readProjectQuery } from '../projects/projects.js'
+
+/** Most transfers of one transaction shown (an ERC-1155 batch may move thousands). */
+export const maxTransfersPerTransaction = 100
+
+/** Per IP: a page is a few indexed reads, and an Activity view reads one per scroll. */
+export const historyIpLimit = { limit: 120, windowSeconds: 60 }
+
+/** `block:txIndex`, base64url: where the next page starts (exclusive). */
+const Cursor = z
+  .string()
+  .max(128)
+  .transform((value, context) => {
+    const match = /^(\d{1,19}):(\d{1,9})$/.exec(Buffer.from(value, 'base64url').toString())
+    if (!match) {
+      context.addIssue({ code: 'custom', message: 'must be a cursor this endpoint returned' })
+      return z.NEVER
+    }
+    return { block: BigInt(match[1] as string), txIndex: Number(match[2]) }
+  })
+
+export const HistoryQuery = z.strictObject({
+  ...commonQuery,
+  chainId: Caip2,
+  cursor: optionalParam(Cursor),
+  /** The seed's onramp filter: this server records no onramp purchases, so only its absence is served. */
+  onramp: optionalParam(z.string().max(32)),
+  /** The seed's cache option: `false` asks for an answer no cache kept. */
+  cache: optionalParam(z.enum(['true', 'false'])),
+})
+
+const EvmAccount = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address: 0x and 40 hex digits')
+  .transform((value) => value.toLowerCase())
+
+const encodeCursor = (block: string, txIndex: number) =>
+  Buffer.from(`${block}:${txIndex}`).toString('base64url')
+
+type Row = {
+  tx_hash: string
+  log_index: number
+  sub_index: number
+  block_number: string
+  tx_index: number
+  mined_at: Date | string
+  status: 'confirmed' | 'failed'
+  kind: (typeof transferKinds)[number]
+  token: string | null
+  token_id: string | null
+  tx_from: string
+  from_address: string
+  to_address: string
+  amount: string
+  name: string | null
+  symbol: string | null
+  decimals: number | null
+  is_spam: boolean
+}
+
+/**
+ * One page of `address`'s transactions on `chainId`, newest first: every
+ * transaction in which it sent or received a token, with those transfers.
+ */
+export async function readHistory(
+  db: Db,
+  {
+    projectId,
+    chainId,
+    address,
+    cursor,
+  }: {
+    projectId: string
+    chainId: string
+    address: string
+    cursor?: { block: bigint; txIndex: number } | undefined
+  },
+): Promise<HistoryPage> {
+  const after = cursor ? [cursor.block.toString(), cursor.txIndex] : [null, null]
+  // The page's transactions first (keyset on block and position), then their transfers.
+  const keys = await db.query<{ block_number: string; tx_index: number; tx_hash: string }>(
+    `SELECT DISTINCT block_number, tx_index, tx_hash FROM (
+       SELECT block_number, tx_index, tx_hash FROM history_transfers
+       WHERE chain_id = $1 AND from_address = $2
+       UNION ALL
+       SELECT block_number, tx_index, tx_hash FROM history_transfers
+       WHERE chain_id = $1 AND to_address = $2
+     ) AS mine
+     WHERE $3::bigint IS NULL OR (block_number, tx_index) < ($3::bigint, $4::int)
+     ORDER BY block_number DESC, tx_index DESC
+     LIMIT $5`,
+    [chainId, address, ...after, historyPageSize + 1],
+  )
+  const page = keys.slice(0, historyPageSize)
+  const last = page.at(-1)
+  const next =
+    keys.length > historyPageSize && last ? encodeCursor(last.block_number, last.tx_index) : null
+  if (page.length === 0) return { data: [], next: null }
+  const rows = await db.query<Row>(
+    `SELECT t.tx_hash, t.log_index, t.sub_index, t.block_number::text AS block_number, t.tx_index,
+       t.mined_at, t.status, t.kind, t.token, t.token_id, t.tx_from, t.from_address, t.to_address,
+       t.amount::text AS amount, k.name, k.symbol, k.decimals,
+       EXISTS (SELECT 1 FROM history_spam s
+               WHERE s.chain_id = t.chain_id AND s.address = t.token
+                 AND s.project_id IN ('', $4)) AS is_spam
+     FROM history_transfers t
+     LEFT JOIN history_tokens k ON k.chain_id = t.chain_id AND k.address = t.token
+     WHERE t.chain_id = $1 AND t.tx_hash = ANY($2::text[])
+       AND (t.from_address = $3 OR t.to_address = $3)
+     ORDER BY t.block_number DESC, t.tx_index DESC, t.log_index, t.sub_index`,
+    [chainId, page.map((key) => key.tx_hash), address, projectId],
+  )
+  const byHash = new Map<string, Row[]>()
+  for (const row of rows) {
+    const list = byHash.get(row.tx_hash) ?? []
+    if (list.length < maxTransfersPerTransaction) list.push(row)
+    byHash.set(row.tx_hash, list)
+  }
+  const data: HistoryTransaction[] = page.flatMap(({ tx_hash }) => {
+    const transfers = byHash.get(tx_hash)
+    const first = transfers?.[0]
+    if (!transfers || !first) return []
+    return [
+      {
+        id: tx_hash,
+        metadata: {
+          minedAt: new Date(first.mined_at).toISOString(),
+          chain: chainId,
+          // A transaction's logs exist only if it succeeded: failed is its value transfer's status.
+          status: transfers.some((row) => row.status === 'failed') ? 'failed' : 'confirmed',
+          sentFrom: first.tx_from,
+          blockNumber: first.block_number,
+        },
+        transfers: transfers.map((row) => toTransfer(row, address)),
+      },
+    ]
+  })
+  return { data, next }
+}
+
+function toTransfer(row: Row, address: string): HistoryTransfer {
+  const out = row.from_address === address
+  const into = row.to_address === address
+  const nft = row.kind === 'erc721' || row.kind === 'erc1155'
+  return {
+    direction: out && into ? 'self' : out ? 'out' : 'in',
+    kind: row.kind,
+    amount: row.amount,
+    token:
+      row.token === null
+        ? null
+        : { address: row.token, name: row.name, symbol: row.symbol, decimals: row.decimals },
+    tokenId: row.token_id,
+    counterparty: out ? row.to_address : row.from_address,
+    nft_info: nft ? { flags: { is_spam: row.is_spam } } : null,
+  }
+}
+
+/**
+ * `GET /account/:address/history?projectId=&chainId=&cursor=`: the seed's
+ * transaction fetch (account, cursor, onramp, chainId, cache; answers `data`
+ * and `next`), from the indexer's tables. A network the indexer does not
+ * follow answers 404 `history_unavailable`, never an empty list that would
+ * read as "no transactions".
+ */
+export function createHistoryRoutes({
+  db,
+  config,
+  indexedChains,
+}: {
+  db: Db
+  config: Config
+  /** The networks an indexer follows (`HISTORY_INDEXER`). */
+  indexedChains: ReadonlySet<string>
+}): Hono {
+  const app = new Hono()
+  app.get('/account/:address/history', async (c) => {
+    const { project, query } = await readProjectQuery(c, db, HistoryQuery)
+    const address = parseInput(EvmAccount, c.req.param('address'), 'path')
+    if (!indexedChains.has(query.chainId)) {
+      throw new HttpError(
+        404,
+        'history_unavailable',
+        `This server keeps no transaction history for ${query.chainId}`,
+      )
+    }
+    await enforceRateLimit(db, {
+      key: `history-ip:${clientIp(c)}`,
+      ...scaled(historyIpLimit, config.ipLimitScale),
+      message: 'Too many history requests from this address',
+    })
+    const body: HistoryPage =
+      query.onramp !== undefined && query.onramp !== ''
+        ? { data: [], next: null }
+        : await readHistory(db, {
+            projectId: project.id,
+            chainId: query.chainId,
+            address,
+            cursor: query.cursor,
+          })
+    // An account's history is its own business: no shared cache keeps it.
+    c.header('Cache-Control', 'private, no-store')
+    return c.json(body)
+  })
+  return app
+}
