@@ -8,6 +8,8 @@ import { createEmailUpdateRoutes } from './auth/email/update.js'
 import { createFarcasterRoutes } from './auth/farcaster/routes.js'
 import { createSocialRoutes } from './auth/social/routes.js'
 import type { Db } from './db/db.js'
+import { priceSourceOf } from './explorer/prices.js'
+import { createPricesRoutes } from './explorer/pricesRoutes.js'
 import { createExplorerRoutes } from './explorer/routes.js'
 import { createTokensRoutes } from './explorer/tokens.js'
 import { createHistoryRoutes } from './history/routes.js'
@@ -52,7 +54,7 @@ export type CreateAppOptions = {
    * shared by every replica. Tests move it.
    */
   now?: (() => Date) | undefined
-  /** How the API reaches OAuth providers and the Farcaster relay; the global fetch by default. */
+  /** How the API reaches OAuth providers, the Farcaster relay and the price API; the global fetch by default. */
   fetch?: typeof fetch | undefined
   /**
    * The clock (ms) of the answers kept in memory (projects, wallet pages);
@@ -143,6 +145,10 @@ export function createApp({
   app.route('/', createAnalyticsRoutes({ db, config }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs, limits: rpcLimits, warn: onWarning }))
   app.route('/', createTokensRoutes({ db, config }))
+  app.route(
+    '/',
+    createPricesRoutes({ db, config, prices: priceSourceOf(config, { warn: onWarning, fetch }) }),
+  )
   app.route(
     '/',
     createHistoryRoutes({ db, config, indexedChains: new Set(Object.keys(config.historyIndexer)) }),

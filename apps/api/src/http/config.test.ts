@@ -7,6 +7,7 @@ import { noTrustedProxies } from './clientIp.js'
 import {
   configFromEnv,
   defaultPgliteDir,
+  defaultPriceNetworks,
   defaults,
   defaultTokenLists,
   developmentShareKey,
@@ -34,6 +35,9 @@ describe('configFromEnv', () => {
       rpcMaxAnswerBytes: 2 * 1024 * 1024,
       historyIndexer: { 'eip155:31337': 0 },
       tokenLists: defaultTokenLists,
+      priceTable: {},
+      priceApi: undefined,
+      priceNetworks: defaultPriceNetworks,
       devProjectId: 'porthole-dev',
       seedDevProject: true,
       smtpUrl: undefined,
@@ -132,6 +136,12 @@ describe('configFromEnv', () => {
         RPC_MAX_ANSWER_BYTES: '1048576',
         TOKENS:
           '{"eip155:31337":[{"address":"0x5FbDB2315678afecb367f032d93F642f64180aa3","name":"Test Token","symbol":"TST","decimals":18}]}',
+        PRICES:
+          '{"eip155:1":{"native":3000,"tokens":{"0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48":1}}}',
+        PRICE_API_URL: 'https://pro-api.coingecko.com/api/v3/',
+        PRICE_API_KEY: 'CG-price-key',
+        PRICE_API_NETWORKS:
+          '{"eip155:8453":{"native":"ethereum"},"eip155:137":{"platform":"polygon-pos"}}',
         PORTHOLE_ENV: 'production',
         DEV_PROJECT_ID: 'my-dev',
         SEED_DEV_PROJECT: 'false',
@@ -178,6 +188,15 @@ describe('configFromEnv', () => {
             decimals: 18,
           },
         ],
+      },
+      priceTable: {
+        'eip155:1': { native: 3000, tokens: { '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48': 1 } },
+      },
+      priceApi: { url: 'https://pro-api.coingecko.com/api/v3', key: 'CG-price-key' },
+      priceNetworks: {
+        ...defaultPriceNetworks,
+        'eip155:8453': { native: 'ethereum' },
+        'eip155:137': { platform: 'polygon-pos' },
       },
       devProjectId: 'my-dev',
       seedDevProject: false,

@@ -98,6 +98,62 @@ const HistoryIndexer = z.record(
   { error: 'must be a JSON object mapping eip155 chain ids to a block number or "latest"' },
 )
 
+/** A price in US dollars: positive and finite (a price of nothing is no price). */
+const UsdPrice = z.number().positive().max(1e15)
+
+/**
+ * `PRICES`: CAIP-2 chain id → the US dollar prices of its native coin and of
+ * its tokens (addresses as in `TOKENS`), a static table (development, or a
+ * pinned stablecoin); a chain or token not named has no price from it.
+ */
+const PriceTable = z
+  .record(
+    Caip2,
+    z.strictObject({
+      native: UsdPrice.optional(),
+      tokens: z
+        .record(z.string().max(64), UsdPrice)
+        .refine((tokens) => Object.keys(tokens).length <= 100, 'must name at most 100 tokens')
+        .default({}),
+    }),
+    { error: 'must be a JSON object mapping CAIP-2 chain ids to { native?, tokens? }' },
+  )
+  .superRefine((table, context) => {
+    for (const [chainId, { tokens }] of Object.entries(table))
+      for (const address of Object.keys(tokens))
+        if (!fitsChain(chainId, { address }))
+          context.addIssue({
+            code: 'custom',
+            path: [chainId, 'tokens', address],
+            message: 'must be an ERC-20 address on an eip155 chain, an SPL mint on a solana chain',
+          })
+  })
+export type PriceTable = z.infer<typeof PriceTable>
+
+/** A CoinGecko id (an asset platform's or a coin's): lower-case letters, digits and dashes. */
+const CoinGeckoId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be a CoinGecko id')
+
+/**
+ * `PRICE_API_NETWORKS`: CAIP-2 chain id → its CoinGecko asset platform (the
+ * `{platform}` of `/simple/token_price/{platform}`) and its native coin's id
+ * (of `/simple/price?ids=`); a chain not named is not asked about.
+ */
+const PriceNetworks = z.record(
+  Caip2,
+  z.strictObject({ platform: CoinGeckoId.optional(), native: CoinGeckoId.optional() }),
+  { error: 'must be a JSON object mapping CAIP-2 chain ids to { platform?, native? }' },
+)
+export type PriceNetworks = z.infer<typeof PriceNetworks>
+
+/** Mainnets with real prices (a testnet's coins have none). */
+export const defaultPriceNetworks: PriceNetworks = {
+  'eip155:1': { platform: 'ethereum', native: 'ethereum' },
+  'eip155:10': { platform: 'optimistic-ethereum', native: 'ethereum' },
+  'eip155:8453': { platform: 'base', native: 'ethereum' },
+  'eip155:42161': { platform: 'arbitrum-one', native: 'ethereum' },
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { platform: 'solana', native: 'solana' },
+}
+
 /**
  * The local stack's origins (`@porthole/dev-stack/stack`, which shippable
  * code may not import): the documented defaults of `WIDGET_ORIGIN`,
@@ -287,6 +343,15 @@ export const ConfigSchema = z.strictObject({
   historyIndexer: HistoryIndexer,
   /** ERC-20 tokens per CAIP-2 chain id, served by `GET /tokens`; a chain not named has none. */
   tokenLists: TokenLists,
+  /** Static US dollar prices per CAIP-2 chain (`PRICES`); they win over `priceApi`'s. */
+  priceTable: PriceTable,
+  /**
+   * A price API of CoinGecko's shape (`PRICE_API_URL`, `PRICE_API_KEY`),
+   * asked for what `priceTable` has no price for; absent, none is asked.
+   */
+  priceApi: z.strictObject({ url: ProviderUrl, key: z.string().optional() }).optional(),
+  /** Each chain's CoinGecko platform and native coin ids (`PRICE_API_NETWORKS`). */
+  priceNetworks: PriceNetworks,
   /** Id of the development project seeded at start-up. */
   devProjectId: ProjectId,
   /**
@@ -404,6 +469,13 @@ function jsonVariable<schema extends z.ZodType>(schema: schema, malformed: strin
     })
     .pipe(schema)
 }
+
+/** A URL (already checked as one) without query, fragment or credentials; `message` otherwise. */
+const bareUrl = (message: string) =>
+  z.string().refine((url) => {
+    const parsed = new URL(url)
+    return parsed.search === '' && parsed.hash === '' && parsed.username === ''
+  }, message)
 
 /** An exact origin (`scheme://host[:port]`), canonical; a trailing slash is dropped. */
 const Origin = z.string().transform((value, context) => {
@@ -531,6 +603,42 @@ export const variables = {
       'JSON: CAIP-2 chain id → `[{ address, name, symbol, decimals }]` (≤ 100; ERC-20 addresses on eip155, SPL mints on solana); each chain named replaces its default list',
     shownDefault: 'USDC, USDT, DAI on `eip155:1`; USDC on `eip155:8453`, `eip155:11155111`',
   },
+  PRICES: {
+    schema: jsonVariable(
+      PriceTable,
+      'must be a JSON object mapping CAIP-2 chain ids to prices, e.g. {"eip155:1":{"native":3000,"tokens":{"0x…":1}}}',
+    ).default({}),
+    meaning:
+      "JSON: CAIP-2 chain id → `{ native?, tokens?: { address: price } }`, static US dollar prices (see [Prices](#prices)); they win over `PRICE_API_URL`'s",
+    shownDefault: 'unset: none',
+  },
+  PRICE_API_URL: {
+    schema: ProviderUrl.pipe(bareUrl('must be a URL without query, fragment or credentials'))
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+    meaning:
+      "a price API of CoinGecko's shape, e.g. `https://api.coingecko.com/api/v3`: https, plain http only on a loopback host; unset: only `PRICES` (see [Prices](#prices))",
+  },
+  PRICE_API_KEY: {
+    schema: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, 'must be 1 to 256 printable characters without spaces')
+      .optional(),
+    meaning:
+      "the price API's key, sent as `x-cg-pro-api-key` to `pro-api.coingecko.com`, as `x-cg-demo-api-key` elsewhere; never logged",
+  },
+  PRICE_API_NETWORKS: {
+    schema: jsonVariable(
+      PriceNetworks,
+      'must be a JSON object mapping CAIP-2 chain ids to CoinGecko ids, e.g. {"eip155:1":{"platform":"ethereum","native":"ethereum"}}',
+    )
+      // Each chain it names replaces that chain's default; the others keep theirs.
+      .transform((networks) => ({ ...defaultPriceNetworks, ...networks }))
+      .default(defaultPriceNetworks),
+    meaning:
+      "JSON: CAIP-2 chain id → `{ platform?, native? }`, the CoinGecko asset platform of its tokens and its native coin's id; each chain named replaces its default",
+    shownDefault: 'Ethereum, Optimism, Base, Arbitrum One, Solana mainnets',
+  },
   PORTHOLE_ENV: {
     schema: z
       .enum(PortholeEnv.options, { error: 'must be development or production' })
@@ -646,12 +754,7 @@ export const variables = {
     shownDefault: 'unset: none',
   },
   PUBLIC_API_URL: {
-    schema: HttpUrl.pipe(
-      z.string().refine((url) => {
-        const parsed = new URL(url)
-        return parsed.search === '' && parsed.hash === '' && parsed.username === ''
-      }, 'must be an http(s) URL without query, fragment or credentials'),
-    )
+    schema: HttpUrl.pipe(bareUrl('must be an http(s) URL without query, fragment or credentials'))
       .transform((url) => url.replace(/\/+$/, ''))
       .default(defaults.publicApiUrl),
     meaning:
@@ -687,12 +790,7 @@ export const variables = {
     meaning: 'comma-separated older keys, decryption only (key rotation)',
   },
   FARCASTER_RELAY_URL: {
-    schema: ProviderUrl.pipe(
-      z.string().refine((url) => {
-        const parsed = new URL(url)
-        return parsed.search === '' && parsed.hash === '' && parsed.username === ''
-      }, 'must be a URL without query, fragment or credentials'),
-    )
+    schema: ProviderUrl.pipe(bareUrl('must be a URL without query, fragment or credentials'))
       .transform((url) => url.replace(/\/+$/, ''))
       .default(defaults.farcasterRelayUrl),
     meaning:
@@ -766,6 +864,12 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     historyIndexer:
       env_.HISTORY_INDEXER ?? (devChain in env_.RPC_UPSTREAMS ? { [devChain]: 0 } : {}),
     tokenLists: env_.TOKENS,
+    priceTable: env_.PRICES,
+    priceApi:
+      env_.PRICE_API_URL === undefined
+        ? undefined
+        : { url: env_.PRICE_API_URL, key: env_.PRICE_API_KEY },
+    priceNetworks: env_.PRICE_API_NETWORKS,
     devProjectId: env_.DEV_PROJECT_ID,
     seedDevProject: env_.SEED_DEV_PROJECT ?? env_.PORTHOLE_ENV !== 'production',
     smtpUrl: env_.SMTP_URL,
@@ -916,6 +1020,10 @@ export function productionRefusals(config: Config): string[] {
   if (devChain in config.rpcUpstreams && !config.devDefaultsUsed.includes('RPC_UPSTREAMS'))
     refusals.push(
       `${productionPrefix} RPC_UPSTREAMS must not name ${devChain} (the dev stack's local chain)`,
+    )
+  if (devChain in config.priceTable)
+    refusals.push(
+      `${productionPrefix} PRICES must not name ${devChain} (the dev stack's made-up prices)`,
     )
   if (!config.databaseUrl && config.pgliteDir === memoryDir)
     refusals.push(

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { Db } from '../db/db.js'
 import { type Config, defaults } from '../http/config.js'
 import { HttpError, type HttpErrorStatus } from '../http/errors.js'
+import { readLimited } from '../http/readLimited.js'
 import { clientIp, clientPrefix, commonQuery, describeIssues, readQuery } from '../http/request.js'
 import { Caip2 } from '../http/schemas.js'
 import { requireProject } from '../projects/projects.js'
@@ -539,35 +540,4 @@ function parseAnswer(text: string): object | undefined {
   } catch {
     return undefined
   }
-}
-
-/**
- * Reads an answer's body as a stream, at most `max` bytes: past it (declared
- * or read), the stream is cancelled and nothing more is kept.
- */
-async function readLimited(
-  response: Response,
-  max: number,
-): Promise<{ kind: 'text'; text: string } | { kind: 'too-large' }> {
-  const declared = Number(response.headers.get('content-length') ?? '0')
-  if (declared > max) {
-    await response.body?.cancel().catch(() => {})
-    return { kind: 'too-large' }
-  }
-  if (!response.body) return { kind: 'text', text: '' }
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      chunks.length = 0
-      await reader.cancel().catch(() => {})
-      return { kind: 'too-large' }
-    }
-    chunks.push(value)
-  }
-  return { kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') }
 }
