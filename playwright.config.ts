@@ -47,6 +47,17 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
     trace: 'retain-on-failure',
   },
+  projects: [
+    { name: 'chromium', testIgnore: '**/*.alone.spec.ts' },
+    // Specs that change the shared stack for everyone (anvil's automine off) run
+    // after all the others, one at a time. Alone: `npx playwright test --no-deps <file>`.
+    {
+      name: 'alone',
+      testMatch: '**/*.alone.spec.ts',
+      dependencies: ['chromium'],
+      fullyParallel: false,
+    },
+  ],
   webServer: {
     command: 'npx tsx scripts/start.ts',
     env: { PORTHOLE_E2E: '1' },

@@ -355,6 +355,8 @@ async function createE2eProjects(token: string) {
     if ('mailBudget' in project)
       await run(['set-mail-budget', '--id', project.id, '--mails', String(project.mailBudget)])
   }
+  // Pending transactions are checked every 2 s (the seed's 30 s would slow the test down).
+  await run(['set-features', '--id', projects.dev.id, '--pending-poll-ms', '2000'])
 }
 
 /** The demo's sign-in settings, as the `data-siwx` attribute (HTML-escaped JSON). */

@@ -317,6 +317,30 @@ describe('npm run project -- set-features', () => {
     })
   })
 
+  test('turns Activity on and sets the pending transactions polling, then turns polling off', async () => {
+    await run('create', '--id', 'activity', '--name', 'A')
+    const on = await run(
+      'set-features',
+      '--id',
+      'activity',
+      '--history',
+      'true',
+      '--pending-poll-ms',
+      '30000',
+    )
+    expect(on).toMatchObject({ code: 0, err: '' })
+    expect((await getProject(testDb.db, 'activity'))?.features).toMatchObject({
+      history: true,
+      pendingTransactionsPollMs: 30_000,
+      email: false,
+    })
+    await run('set-features', '--id', 'activity', '--pending-poll-ms', 'off')
+    expect((await getProject(testDb.db, 'activity'))?.features).toMatchObject({
+      history: true,
+      pendingTransactionsPollMs: null,
+    })
+  })
+
   test('turns analytics off and on again, keeping the other features', async () => {
     await run('create', '--id', 'quiet', '--name', 'Q')
     const off = await run('set-features', '--id', 'quiet', '--analytics', 'false')
@@ -338,8 +362,17 @@ describe('npm run project -- set-features', () => {
     [['set-features', '--id', 'logins', '--email', 'yes'], /--email must be true or false/],
     [
       ['set-features', '--id', 'logins'],
-      /Give --email, --socials, --analytics, --heavy-rpc or several/,
+      /Give --email, --socials, --analytics, --history, --pending-poll-ms, --heavy-rpc or several/,
     ],
+    [
+      ['set-features', '--id', 'logins', '--pending-poll-ms', '999'],
+      /--pending-poll-ms must be a number of milliseconds from 1000 to 3600000, or off/,
+    ],
+    [
+      ['set-features', '--id', 'logins', '--pending-poll-ms', '4000000'],
+      /polling must be 1000 to 3600000 ms, or off/,
+    ],
+    [['set-features', '--id', 'logins', '--history', 'on'], /--history must be true or false/],
     [['set-features', '--id', 'logins', '--analytics', 'off'], /--analytics must be true or false/],
     [['set-features', '--id', 'logins', '--heavy-rpc', 'yes'], /--heavy-rpc must be true or false/],
     [['set-features', '--email', 'true'], /--id is required/],

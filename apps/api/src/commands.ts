@@ -38,13 +38,18 @@ Commands:
       event and per day, error reports, and the connect funnel (visitors who
       opened the modal, chose a wallet, connected). Needs analytics on.
   set-features --id ID [--email true|false] [--socials PROVIDER,...] [--analytics true|false]
-               [--heavy-rpc true|false]
+               [--history true|false] [--pending-poll-ms MS|off] [--heavy-rpc true|false]
       Turn email login on or off and choose the social logins Connect shows
       (google,github,apple,facebook,x,discord; an empty value shows none).
       Each provider must also be configured on the API (SOCIAL_PROVIDERS).
       --analytics false stops the widget's usage events (GET /getAnalyticsConfig
       answers false, POST /e refuses them; error reports still go); on for a
       new project.
+      --history true shows Account's Activity (the API's indexed history, on
+      the networks HISTORY_INDEXER follows); off for a new project.
+      --pending-poll-ms MS has the widget check its pending transactions for a
+      receipt every MS milliseconds (1000 to 3600000; the seed's 30000); off
+      (the default) checks them only when Account or Activity opens.
       --heavy-rpc true lets the RPC proxy forward heavy parameters for the
       project (state and block overrides, eth_getLogs over more than 1,000
       blocks); off by default. Answers stay capped (RPC_MAX_ANSWER_BYTES).
@@ -179,6 +184,8 @@ export async function runProjectCommand(
               email: { type: 'string' },
               socials: { type: 'string' },
               analytics: { type: 'string' },
+              history: { type: 'string' },
+              'pending-poll-ms': { type: 'string' },
               'heavy-rpc': { type: 'string' },
             },
             strict: true,
@@ -186,9 +193,20 @@ export async function runProjectCommand(
         )
         const id = required(values.id, '--id')
         const heavyRpc = values['heavy-rpc']
-        const { email, socials, analytics } = values
-        if ([email, socials, analytics, heavyRpc].every((value) => value === undefined))
-          throw new UsageError('Give --email, --socials, --analytics, --heavy-rpc or several')
+        const { email, socials, analytics, history } = values
+        const pollMs = values['pending-poll-ms']
+        if (
+          [email, socials, analytics, history, pollMs, heavyRpc].every(
+            (value) => value === undefined,
+          )
+        )
+          throw new UsageError(
+            'Give --email, --socials, --analytics, --history, --pending-poll-ms, --heavy-rpc or several',
+          )
+        if (pollMs !== undefined && pollMs !== 'off' && !/^\d{4,7}$/.test(pollMs))
+          throw new UsageError(
+            `--pending-poll-ms must be a number of milliseconds from 1000 to 3600000, or off, not '${pollMs}'`,
+          )
         const flag = (name: string, value: string | undefined) => {
           if (value === undefined) return undefined
           if (value !== 'true' && value !== 'false')
@@ -199,6 +217,9 @@ export async function runProjectCommand(
         const project = await admin.setFeatures(id, {
           email: flag('email', email),
           analytics: flag('analytics', analytics),
+          history: flag('history', history),
+          pendingTransactionsPollMs:
+            pollMs === undefined ? undefined : pollMs === 'off' ? null : Number(pollMs),
           heavyRpc: heavy,
           socials:
             socials === undefined

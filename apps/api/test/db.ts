@@ -16,7 +16,7 @@ export const seededDevProject = {
     socials: ['google'],
     onramp: false,
     swaps: false,
-    history: false,
+    history: true,
     analytics: true,
   },
   networks: [

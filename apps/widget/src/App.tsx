@@ -29,6 +29,7 @@ const views: Record<ImplementedView, ComponentType> = {
   AllWallets: lazyListView('AllWallets'),
   ConnectingExternal: lazyListView('ConnectingExternal'),
   Receive: lazyListView('Receive'),
+  Activity: lazyListView('Activity'),
   UpdateEmailWallet: lazyListView('UpdateEmailWallet'),
   UpdateEmailPrimaryOtp: lazyListView('UpdateEmailPrimaryOtp'),
   UpdateEmailSecondaryOtp: lazyListView('UpdateEmailSecondaryOtp'),

@@ -45,6 +45,13 @@ export const Features = z.strictObject({
   swaps: z.boolean(),
   history: z.boolean(),
   analytics: z.boolean(),
+  /**
+   * How often the widget checks its pending transactions for a receipt (the
+   * seed's polling: off by default, 30 000 ms when on); absent or null: off.
+   */
+  pendingTransactionsPollMs: z.optional(
+    z.nullable(z.number().check(z.int(), z.minimum(1_000), z.maximum(3_600_000))),
+  ),
 })
 export type Features = z.infer<typeof Features>
 

@@ -19,6 +19,8 @@ export const views = [
   'WalletSendPreview',
   'SignMessage',
   'Receive',
+  // The account's transaction history (the seed's transaction list, from Account).
+  'Activity',
   // The embedded wallet's login steps, which the seed does not name as views.
   'EmailVerifyOtp',
   'EmailVerifyDevice',

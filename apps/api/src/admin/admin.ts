@@ -58,6 +58,9 @@ export type FeatureChanges = {
   email?: boolean | undefined
   socials?: readonly string[] | undefined
   analytics?: boolean | undefined
+  history?: boolean | undefined
+  /** Milliseconds between the widget's checks of pending transactions; null turns polling off. */
+  pendingTransactionsPollMs?: number | null | undefined
   heavyRpc?: boolean | undefined
 }
 

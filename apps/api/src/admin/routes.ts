@@ -49,6 +49,8 @@ const FeaturesBody = z.strictObject({
   email: z.boolean().optional(),
   socials: Strings.optional(),
   analytics: z.boolean().optional(),
+  history: z.boolean().optional(),
+  pendingTransactionsPollMs: z.number().int().min(1_000).max(3_600_000).nullable().optional(),
   heavyRpc: z.boolean().optional(),
 })
 const MailBudgetBody = z.strictObject({

@@ -309,6 +309,7 @@ export const migrations: readonly string[] = [
   CREATE TABLE history_cursors (
     chain_id text PRIMARY KEY,
     next_block bigint NOT NULL,
+    genesis_hash text,
     lease_holder text,
     lease_expires_at timestamptz
   );
@@ -360,9 +361,6 @@ export const migrations: readonly string[] = [
     reason text NOT NULL,
     PRIMARY KEY (project_id, chain_id, address)
   );
-
-  ALTER TABLE projects ADD COLUMN pending_poll_ms integer
-    CHECK (pending_poll_ms IS NULL OR pending_poll_ms BETWEEN 1000 AND 3600000);
   `,
 ]
 

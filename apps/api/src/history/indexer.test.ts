@@ -286,3 +286,40 @@ describe('the lease', () => {
     expect(copy?.rows).toBeGreaterThan(30)
   })
 })
+
+describe('a node started afresh', () => {
+  test('another genesis block: what was stored of the old chain goes, and indexing starts over', async () => {
+    const other = 'eip155:31338'
+    const [before] = await testDb.db.query<{ rows: number }>(
+      'SELECT count(*)::int AS rows FROM history_transfers WHERE chain_id = $1',
+      [other],
+    )
+    expect(before?.rows).toBeGreaterThan(0)
+    // As if the rows came from a chain whose genesis differed, plus one it never had.
+    await testDb.db.query(
+      `UPDATE history_cursors SET genesis_hash = '0xdead' WHERE chain_id = $1`,
+      [other],
+    )
+    await testDb.db.query(
+      `INSERT INTO history_transfers (chain_id, tx_hash, log_index, sub_index, block_number, tx_index,
+         mined_at, status, kind, tx_from, from_address, to_address, amount)
+       VALUES ($1, '0xgone', -1, 0, 1, 0, now(), 'confirmed', 'native', '0x1', '0x1', '0x2', 1)`,
+      [other],
+    )
+    const fresh = createIndexer({
+      db: testDb.db,
+      chainId: other,
+      rpcUrl: anvil.url,
+      start: 0n,
+      holder: 'fresh',
+    })
+    await catchUp(fresh)
+    await fresh.stop()
+    const rows = await testDb.db.query<{ tx_hash: string }>(
+      'SELECT tx_hash FROM history_transfers WHERE chain_id = $1',
+      [other],
+    )
+    expect(rows.map((row) => row.tx_hash)).not.toContain('0xgone')
+    expect(rows).toHaveLength(before?.rows ?? -1)
+  })
+})

@@ -397,9 +397,47 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
+  /**
+   * A node started afresh (a dev chain, a testnet reset) has another genesis
+   * block: everything stored of the old chain goes, and indexing starts over.
+   */
+  let genesisChecked = false
+  async function checkGenesis(next: bigint): Promise<boolean> {
+    const genesis = (await client.getBlock({ blockNumber: 0n })).hash?.toLowerCase() ?? ''
+    const [row] = await db.query<{ genesis_hash: string | null }>(
+      'SELECT genesis_hash FROM history_cursors WHERE chain_id = $1',
+      [chainId],
+    )
+    if (row?.genesis_hash === genesis) return true
+    const first = start === 'latest' ? await client.getBlockNumber() : start
+    return commit(next, async (tx) => {
+      if (row?.genesis_hash) {
+        for (const table of ['history_transfers', 'history_blocks', 'history_tokens'])
+          await tx.query(`DELETE FROM ${table} WHERE chain_id = $1`, [chainId])
+        await tx.query(`DELETE FROM history_spam WHERE chain_id = $1 AND project_id = ''`, [
+          chainId,
+        ])
+      }
+      await tx.query(
+        'UPDATE history_cursors SET genesis_hash = $2, next_block = $3 WHERE chain_id = $1',
+        [chainId, genesis, (row?.genesis_hash ? first : next).toString()],
+      )
+    })
+  }
+
   async function tick(): Promise<TickResult> {
     const next = await lease()
     if (next === null) return { state: 'not-leader' }
+    if (!genesisChecked) {
+      if (!(await checkGenesis(next))) return { state: 'not-leader' }
+      genesisChecked = true
+      const [row] = await db.query<{ genesis_hash: string | null; next_block: string }>(
+        'SELECT genesis_hash, next_block FROM history_cursors WHERE chain_id = $1',
+        [chainId],
+      )
+      if (row && BigInt(row.next_block) !== next)
+        return { state: 'reorg', rewoundTo: BigInt(row.next_block) }
+    }
     const fork = await findFork(next)
     if (fork !== null) {
       await rewind(next, fork)

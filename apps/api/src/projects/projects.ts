@@ -151,12 +151,19 @@ export async function setProjectFeatures(
     email?: boolean | undefined
     socials?: readonly string[] | undefined
     analytics?: boolean | undefined
+    history?: boolean | undefined
+    pendingTransactionsPollMs?: number | null | undefined
   },
 ): Promise<Project> {
   const socials =
     logins.socials === undefined
       ? undefined
       : z.array(SocialProvider).safeParse([...new Set(logins.socials)])
+  const pollMs = logins.pendingTransactionsPollMs
+  if (pollMs != null && !(Number.isInteger(pollMs) && pollMs >= 1_000 && pollMs <= 3_600_000))
+    throw new ProjectError(
+      `The pending transactions' polling must be 1000 to 3600000 ms, or off; not ${pollMs}`,
+    )
   if (socials && !socials.success)
     throw new ProjectError(
       `Unknown social login in '${logins.socials?.join(',')}': use ${socialProviders.join(', ')}`,
@@ -166,7 +173,10 @@ export async function setProjectFeatures(
        features = features
          || CASE WHEN $2::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('email', $2::boolean) END
          || CASE WHEN $3::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('socials', $3::jsonb) END
-         || CASE WHEN $4::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('analytics', $4::boolean) END,
+         || CASE WHEN $4::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('analytics', $4::boolean) END
+         || CASE WHEN $5::boolean IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('history', $5::boolean) END
+         || CASE WHEN $6::text IS NULL THEN '{}'::jsonb
+                 ELSE jsonb_build_object('pendingTransactionsPollMs', $6::jsonb) END,
        updated_at = now()
      WHERE id = $1
      RETURNING ${columns}`,
@@ -175,6 +185,11 @@ export async function setProjectFeatures(
       logins.email ?? null,
       socials ? JSON.stringify(socials.data) : null,
       logins.analytics ?? null,
+      logins.history ?? null,
+      // JSON, so null (polling off) is told apart from absent (unchanged).
+      logins.pendingTransactionsPollMs === undefined
+        ? null
+        : JSON.stringify(logins.pendingTransactionsPollMs),
     ],
   )
   if (row === undefined) throw new ProjectError(`No project with id '${id}'`)

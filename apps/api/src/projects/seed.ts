@@ -20,12 +20,14 @@ export const devProjectOrigins = ['http://127.0.0.1:5170', 'http://localhost:517
 
 /**
  * The dev project offers email login and "Google" (under `npm start`, the local
- * OIDC stand-in), on top of a new project's defaults.
+ * OIDC stand-in) and Activity (the local chain is indexed), on top of a new
+ * project's defaults.
  */
 export const devProjectFeatures = {
   ...defaultFeatures,
   email: true,
   socials: ['google'],
+  history: true,
 } satisfies typeof defaultFeatures
 
 /**

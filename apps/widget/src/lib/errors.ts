@@ -68,3 +68,11 @@ export class SendTimeoutError extends BaseError {
     super('The transaction was not confirmed in time.')
   }
 }
+
+/** The seed's thrown error: the transaction fetch needs the account. */
+export class MissingAccountAddressError extends BaseError {
+  override name = 'MissingAccountAddressError'
+  constructor() {
+    super("Transactions can't be fetched without an accountAddress")
+  }
+}

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { dangerButton, outlineButton, primaryButton, rowButton } from '../components/Buttons.js'
 import { ChevronIcon, CopyIcon } from '../components/Icons.js'
 import { Skeleton } from '../components/Skeleton.js'
+import { usePendingTransactions } from '../hooks/usePendingTransactions.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { loadChain } from '../lib/chains/index.js'
@@ -120,6 +121,10 @@ function ConnectedAccount(props: {
         <Tokens address={address} caipNetworkId={caipNetworkId} />
       ) : null}
 
+      {config.data?.features.history && caipNetworkId.startsWith('eip155:') ? (
+        <ActivityEntry address={address} caipNetworkId={caipNetworkId} />
+      ) : null}
+
       <div className="grid grid-cols-3 gap-2">
         <button
           type="button"
@@ -157,6 +162,24 @@ function ConnectedAccount(props: {
         {disconnecting ? t('account.disconnecting') : t('account.disconnect')}
       </button>
     </section>
+  )
+}
+
+/** Activity, with the count of sends still pending (which survive a reload). */
+function ActivityEntry({ address, caipNetworkId }: { address: string; caipNetworkId: string }) {
+  const pending = usePendingTransactions(address, caipNetworkId)
+  return (
+    <button type="button" className={rowButton} onClick={() => router.navigate('Activity')}>
+      <span className="flex flex-1 flex-col">
+        <span className="text-sm font-medium">{t('account.activity')}</span>
+        {pending.length > 0 ? (
+          <span className="text-xs text-muted" data-testid="account-pending">
+            {t('account.pending', { count: String(pending.length) })}
+          </span>
+        ) : null}
+      </span>
+      <ChevronIcon />
+    </button>
   )
 }
 

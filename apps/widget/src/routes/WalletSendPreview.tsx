@@ -8,6 +8,7 @@ import { ErrorText } from '../components/ErrorText.js'
 import { useStore } from '../hooks/useStore.js'
 import { loadChain } from '../lib/chains/index.js'
 import { track } from '../lib/data/analytics.js'
+import { addPending, markMined, removePending } from '../lib/data/pending.js'
 import { TransactionRevertedError } from '../lib/errors.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
@@ -43,9 +44,27 @@ export function WalletSendPreview() {
     try {
       const chain = await loadChain(namespace)
       const id = await chain.send({ token, amount, receiver, caipNetworkId })
+      // Pending until its receipt (Account and Activity show it, a reload keeps it).
+      const evm = namespace === 'eip155'
+      if (evm)
+        addPending({
+          hash: id,
+          caipNetworkId,
+          from: address,
+          to: receiver,
+          amount: amount.toString(),
+          symbol: token.symbol,
+          decimals: token.decimals,
+          sentAt: Date.now(),
+        })
       setPhase('confirming')
-      if ((await chain.waitForSend(id, caipNetworkId)) !== 'success')
-        throw new TransactionRevertedError()
+      const status = await chain.waitForSend(id, caipNetworkId)
+      if (evm) {
+        markMined([id])
+        removePending(address, caipNetworkId, [id])
+        void queryClient.invalidateQueries({ queryKey: ['transactions', caipNetworkId] })
+      }
+      if (status !== 'success') throw new TransactionRevertedError()
       await queryClient.invalidateQueries({ queryKey: ['balance'] })
       showToast(t('toast.sent'), 'success')
       void track('SEND_SUCCESS', { network: caipNetworkId, token: token.symbol })

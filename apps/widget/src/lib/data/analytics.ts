@@ -36,6 +36,7 @@ export type TrackedEvent =
   | 'SEND_ERROR'
   | 'SIWX_AUTH_SUCCESS'
   | 'SIWX_AUTH_ERROR'
+  | 'ERROR_FETCH_TRANSACTIONS'
 
 /** Flat, short values only (the API takes at most 32, each ≤ 1 KB). */
 export type EventProperties = Record<string, string | number | boolean | null>

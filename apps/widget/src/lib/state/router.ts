@@ -21,6 +21,7 @@ export const implementedViews = [
   'WalletSendPreview',
   'SignMessage',
   'Receive',
+  'Activity',
   'SIWXSignMessage',
   'ApproveTransaction',
   'EmailVerifyOtp',

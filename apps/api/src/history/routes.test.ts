@@ -1,0 +1,63 @@
+import { HistoryPage } from '@porthole/protocol/History'
+import type { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestDb, type TestDb } from '../../test/db.js'
+import { createApp } from '../app.js'
+
+let testDb: TestDb
+let app: Hono
+const account = `0x${'Ab'.repeat(20)}`
+
+beforeAll(async () => {
+  testDb = await createTestDb()
+  app = createApp({ config: testDb.config, db: testDb.db })
+  // Two stored transactions of the account on the dev chain: a received one and a sent one.
+  await testDb.db.query(
+    `INSERT INTO history_transfers (chain_id, tx_hash, log_index, sub_index, block_number, tx_index,
+       mined_at, status, kind, tx_from, from_address, to_address, amount)
+     VALUES ('eip155:31337', $1, -1, 0, 5, 0, '2026-11-02T10:00:00Z', 'confirmed', 'native', $3, $3, $2, 7),
+            ('eip155:31337', $4, -1, 0, 9, 1, '2026-11-20T10:00:00Z', 'failed', 'native', $2, $2, $3, 8)`,
+    [`0x${'1'.repeat(64)}`, account.toLowerCase(), `0x${'c'.repeat(40)}`, `0x${'2'.repeat(64)}`],
+  )
+}, 60_000)
+
+afterAll(() => testDb?.close())
+
+const get = (path: string) => app.request(path)
+const historyPath = (params: Record<string, string>, address = account) =>
+  `/account/${address}/history?${new URLSearchParams({ projectId: 'porthole-dev', ...params })}`
+
+describe('GET /account/:address/history', () => {
+  test("answers the account's transactions newest first, private to it", async () => {
+    const response = await get(historyPath({ chainId: 'eip155:31337' }))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    const page = HistoryPage.parse(await response.json())
+    expect(page.next).toBeNull()
+    expect(page.data.map((tx) => [tx.metadata.status, tx.transfers[0]?.direction])).toEqual([
+      ['failed', 'out'],
+      ['confirmed', 'in'],
+    ])
+  })
+
+  test('a network no indexer follows is a 404, not an empty history', async () => {
+    const response = await get(historyPath({ chainId: 'eip155:1' }))
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { code: 'history_unavailable' } })
+  })
+
+  test.each([
+    ['a cursor it never gave', { chainId: 'eip155:31337', cursor: 'bm9wZQ' }, account],
+    ['an address that is not one', { chainId: 'eip155:31337' }, '0x1234'],
+    ['an unknown parameter', { chainId: 'eip155:31337', limit: '1000' }, account],
+    ['no chain', {}, account],
+  ])('refuses %s with a 400', async (_, params, address) => {
+    const response = await get(historyPath(params as Record<string, string>, address))
+    expect(response.status).toBe(400)
+  })
+
+  test('onramp purchases: none recorded here, an empty page', async () => {
+    const response = await get(historyPath({ chainId: 'eip155:31337', onramp: 'coinbase' }))
+    expect(HistoryPage.parse(await response.json())).toEqual({ data: [], next: null })
+  })
+})
