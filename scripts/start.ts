@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deployIdRegistry, deployTestToken } from '@porthole/dev-stack/contracts'
+import { deployDevEns } from '@porthole/dev-stack/ens'
 import {
   createFarcasterRelay,
   type FarcasterRelayStandIn,
@@ -30,6 +31,7 @@ import { createOidcProvider, type OidcStandIn } from '@porthole/dev-stack/oidcPr
 import { createRelay, type Relay } from '@porthole/dev-stack/relay'
 import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNode'
 import {
+  devEns,
   devFarcaster,
   devMnemonic,
   devSocialClient,
@@ -280,6 +282,8 @@ async function main() {
     }),
   )
   await deployDevToken()
+  // ENS for the local chain (dev account 8's first transactions), naming dev account 1.
+  await deployDevEns(`http://127.0.0.1:${ports.anvil}`)
   if (e2e) await deployDevIdRegistry()
   relay = await createRelay({ port: ports.relay, host: '127.0.0.1' })
   await waitFor('API', httpOk(`http://127.0.0.1:${ports.api}/health`))
@@ -312,6 +316,7 @@ Porthole is running (Ctrl-C stops it):
   API            ${origins.api}/   (from Node: http://127.0.0.1:${ports.api})
   EVM node       http://127.0.0.1:${ports.anvil}   anvil, chain eip155:31337
   dev token      ${devToken.symbol} at ${devToken.address} (1 000 000 for each anvil dev account)
+  dev ENS        ${devEns.name} is ${devEns.owner} (anvil dev account 1); UniversalResolver ${devEns.universalResolver}
   Solana node    ${solanaUrl}   litesvm, chain ${devSolanaToken.chainId} (Solana Local), WebSocket ${solanaWsUrl}
   Solana token   ${devSolanaToken.symbol} mint ${devSolanaToken.address} (1 000 SOL and 1 000 000 ${devSolanaToken.symbol} for each Solana dev account, m/44'/501'/i'/0')
   WC relay       ${relayUrl}   a local WalletConnect relay

@@ -5,7 +5,9 @@
  * Each entry fits viem's `Chain` shape (`id`, `name`, `nativeCurrency`,
  * `rpcUrls.default.http`, `blockExplorers.default`, `testnet`), so it can be
  * passed to viem or wagmi as is. RPC and explorer URLs are data only: nothing
- * here fetches them. Values follow viem's chain definitions.
+ * here fetches them. Values follow viem's chain definitions, and so does
+ * `contracts.ensUniversalResolver`, on the networks with ENS (Ethereum,
+ * Sepolia, Holesky) and on the local chain, where `npm start` deploys one.
  */
 import type { EvmNetwork } from './Networks.js'
 
@@ -15,6 +17,9 @@ export const nativeDecimals = 18
 const ether = { name: 'Ether', symbol: 'ETH', decimals: nativeDecimals } as const
 const sepoliaEther = { name: 'Sepolia Ether', symbol: 'ETH', decimals: nativeDecimals } as const
 
+/** ENS's UniversalResolver on Ethereum and its testnets, viem's (one address on each). */
+const ensUniversalResolver = '0xeeeeeeee14d718c2b47d9923deab1335e144eeee'
+
 export const mainnet = {
   caipNetworkId: 'eip155:1',
   chainNamespace: 'eip155',
@@ -23,6 +28,7 @@ export const mainnet = {
   nativeCurrency: ether,
   rpcUrls: { default: { http: ['https://ethereum.reth.rs/rpc'] } },
   blockExplorers: { default: { name: 'Etherscan', url: 'https://etherscan.io' } },
+  contracts: { ensUniversalResolver: { address: ensUniversalResolver, blockCreated: 23_085_558 } },
   testnet: false,
 } as const satisfies EvmNetwork
 
@@ -34,6 +40,7 @@ export const sepolia = {
   nativeCurrency: sepoliaEther,
   rpcUrls: { default: { http: ['https://11155111.rpc.thirdweb.com'] } },
   blockExplorers: { default: { name: 'Etherscan', url: 'https://sepolia.etherscan.io' } },
+  contracts: { ensUniversalResolver: { address: ensUniversalResolver, blockCreated: 8_928_790 } },
   testnet: true,
 } as const satisfies EvmNetwork
 
@@ -45,6 +52,7 @@ export const holesky = {
   nativeCurrency: { name: 'Holesky Ether', symbol: 'ETH', decimals: nativeDecimals },
   rpcUrls: { default: { http: ['https://ethereum-holesky-rpc.publicnode.com'] } },
   blockExplorers: { default: { name: 'Etherscan', url: 'https://holesky.etherscan.io' } },
+  contracts: { ensUniversalResolver: { address: ensUniversalResolver, blockCreated: 4_295_055 } },
   testnet: true,
 } as const satisfies EvmNetwork
 
@@ -285,7 +293,9 @@ export const zora = {
 
 /**
  * The local development chain (an anvil node on 127.0.0.1:8545). Not one of
- * the 24 public networks; included in {@link all}.
+ * the 24 public networks; included in {@link all}. Its UniversalResolver is
+ * the one `npm start` deploys (`@porthole/dev-stack`'s `devEns`: dev account
+ * 8's fourth contract); on a node without it, names do not resolve.
  */
 export const localChain = {
   caipNetworkId: 'eip155:31337',
@@ -294,6 +304,9 @@ export const localChain = {
   name: 'Porthole Local',
   nativeCurrency: ether,
   rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+  contracts: {
+    ensUniversalResolver: { address: '0xcA8b49076D1A8039599e24979abf819af784c27a' },
+  },
   testnet: true,
 } as const satisfies EvmNetwork
 

@@ -74,8 +74,25 @@ describe('Evm.localChain', () => {
       name: 'Porthole Local',
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+      // The dev stack's ENS (its ens.test.ts checks the address against what it deploys).
+      contracts: {
+        ensUniversalResolver: { address: '0xcA8b49076D1A8039599e24979abf819af784c27a' },
+      },
       testnet: true,
     })
+  })
+})
+
+describe('contracts.ensUniversalResolver', () => {
+  test("is on Ethereum, Sepolia, Holesky (viem's address) and the local chain only", () => {
+    const withEns = Evm.all.filter((network) =>
+      'contracts' in network ? network.contracts.ensUniversalResolver : false,
+    )
+    expect(withEns.map((network) => network.id)).toEqual([1, 11_155_111, 17_000, 31_337])
+    for (const network of [Evm.mainnet, Evm.sepolia, Evm.holesky])
+      expect(network.contracts.ensUniversalResolver.address).toBe(
+        '0xeeeeeeee14d718c2b47d9923deab1335e144eeee',
+      )
   })
 })
 

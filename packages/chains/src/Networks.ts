@@ -26,8 +26,16 @@ type NetworkOf<namespace extends ChainNamespace, id extends number | string> = {
   testnet: boolean
 }
 
-/** An EVM network; structurally a viem `Chain`. */
-export type EvmNetwork = NetworkOf<'eip155', number>
+/** A contract a network has at a known address (viem's `ChainContract`). */
+export type ChainContract = { address: `0x${string}`; blockCreated?: number }
+
+/**
+ * An EVM network; structurally a viem `Chain`. `contracts.ensUniversalResolver`
+ * is where the network has ENS: viem's ENS actions call it.
+ */
+export type EvmNetwork = NetworkOf<'eip155', number> & {
+  contracts?: { ensUniversalResolver?: ChainContract }
+}
 export type SolanaNetwork = NetworkOf<'solana', string>
 export type BitcoinNetwork = NetworkOf<'bip122', string>
 /** Any network, discriminated by `chainNamespace`. */

@@ -123,6 +123,35 @@ export const devToken = {
   decimals: 6,
 } as const
 
+const devEnsDeployer = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' as const
+
+/**
+ * ENS on the local chain (contracts/Ens*.sol, `ens.ts`): the registry, the
+ * reverse registrar, the public resolver and the UniversalResolver, deployed by
+ * `npm start` as dev account 8's first four transactions (so at known
+ * addresses; `@porthole/chains`' local chain names the UniversalResolver).
+ * Dev account 1 is `porthole-dev.eth`: its address, its primary name (reverse
+ * record) and an avatar, an SVG as a data: URI (nothing to fetch, and the
+ * widget's CSP allows data: images).
+ */
+export const devEns = {
+  deployerIndex: 8,
+  deployer: devEnsDeployer,
+  registry: getContractAddress({ from: devEnsDeployer, nonce: 0n }),
+  reverseRegistrar: getContractAddress({ from: devEnsDeployer, nonce: 1n }),
+  publicResolver: getContractAddress({ from: devEnsDeployer, nonce: 2n }),
+  universalResolver: getContractAddress({ from: devEnsDeployer, nonce: 3n }),
+  name: 'porthole-dev.eth',
+  /** Dev account 1. */
+  owner: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  avatar: `data:image/svg+xml;base64,${btoa(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">' +
+      '<rect width="64" height="64" fill="#1e3a8a"/>' +
+      '<circle cx="32" cy="32" r="21" fill="#7dd3fc" stroke="#e2e8f0" stroke-width="7"/>' +
+      '<circle cx="25" cy="25" r="5" fill="#f8fafc"/></svg>',
+  )}`,
+} as const
+
 /** The local Solana node's JSON-RPC URL, and its WebSocket's (signature and account subscriptions). */
 export const solanaUrl = `http://127.0.0.1:${ports.solana}`
 export const solanaWsUrl = `ws://127.0.0.1:${ports.solanaWs}`
