@@ -74,6 +74,8 @@ export default defineConfig({
             'wagmi/actions',
             'viem',
             'viem/accounts',
+            'viem/actions',
+            'viem/ens',
           ],
         },
         test: {

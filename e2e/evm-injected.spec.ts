@@ -8,7 +8,7 @@
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
 import { formatBalance } from '@porthole/chains/Format'
 import { anvil, workerKey } from '@porthole/dev-stack/anvil'
-import { devToken } from '@porthole/dev-stack/stack'
+import { devEns, devToken } from '@porthole/dev-stack/stack'
 import { installTestWallet, type TestWallet } from '@porthole/dev-stack/testWallet'
 import { type Address, erc20Abi, type Hex, parseEther, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -296,6 +296,31 @@ test.describe('the injected test wallet', () => {
       args: [receiver],
     })
     expect(tokenBalance).toBe(12_500_000n)
+  })
+
+  test('the send preview names a receiver by its ENS name, with its avatar (the dev name)', async ({
+    page,
+  }) => {
+    const blocked: string[] = []
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) blocked.push(message.text())
+    })
+    const wallet = await setup(page)
+    await connect(page, wallet)
+    await fillSend(page, { token: /^ETH/, amount: '0.01', receiver: devEns.owner })
+    const review = widget(page).getByRole('dialog', { name: 'Review Send' })
+    await expect(review.getByText(devEns.name, { exact: true })).toBeVisible()
+    await expect(review).toContainText(truncated(devEns.owner))
+    const avatar = review.getByRole('img', { name: `Avatar of ${devEns.name}` })
+    await expect(avatar).toHaveAttribute('src', devEns.avatar)
+    // Shown, not blocked by the widget's CSP.
+    await expect
+      .poll(() =>
+        avatar.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth),
+      )
+      .toBeGreaterThan(0)
+    expect(blocked).toEqual([])
+    await expectWidgetAccessible(page, 'WalletSendPreview')
   })
 
   test('the send form says what is missing, word for word', async ({ page }) => {

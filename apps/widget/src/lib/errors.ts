@@ -69,6 +69,18 @@ export class SendTimeoutError extends BaseError {
   }
 }
 
+/**
+ * A receiver's name could not be resolved (the node or the proxy failed, or
+ * the network's UniversalResolver answered something else than a name or
+ * none): the seed's library message. The send goes on without a name.
+ */
+export class ResolveNameError extends BaseError {
+  override name = 'ResolveNameError'
+  constructor(cause: unknown) {
+    super('Error resolving name', { cause })
+  }
+}
+
 /** The seed's thrown error: the transaction fetch needs the account. */
 export class MissingAccountAddressError extends BaseError {
   override name = 'MissingAccountAddressError'

@@ -1,14 +1,23 @@
 import { formatBalance, formatUnits } from '@porthole/chains/Format'
+import { debounceDefault } from '@porthole/protocol/Constants'
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { input, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
+import { useDebouncedValue } from '../hooks/useDebouncedValue.js'
+import { useReceiverProfile } from '../hooks/useReceiverProfile.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { nativeBalanceQuery } from '../lib/chains/queries.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
-import { checkSend, isValidReceiver, parseAmount, type SendToken } from '../lib/state/sendForm.js'
+import {
+  checkSend,
+  isValidReceiver,
+  parseAmount,
+  receiverPatch,
+  type SendToken,
+} from '../lib/state/sendForm.js'
 import { type ConnectionNamespace, caipNetworkIdOf, store } from '../lib/state/store.js'
 
 type Option = { key: string; token: SendToken; balance: bigint }
@@ -43,6 +52,8 @@ function SendForm(props: {
   const tokens = useTokenBalances(address, caipNetworkId)
   const [error, setError] = useState<string | null>(null)
   const ids = { token: useId(), amount: useId(), receiver: useId(), error: useId() }
+  // The receiver's name, once the address has stayed the same for a moment (the preview shows it).
+  useReceiverProfile(useDebouncedValue(send.receiverAddress.trim(), debounceDefault), caipNetworkId)
 
   const options: Option[] = [
     ...(native.data
@@ -163,7 +174,7 @@ function SendForm(props: {
           namespace === 'solana' ? 'send.receiverPlaceholderSolana' : 'send.receiverPlaceholder',
         )}
         value={send.receiverAddress}
-        onChange={(event) => update({ receiverAddress: event.target.value })}
+        onChange={(event) => update(receiverPatch(send, event.target.value))}
       />
       {error ? <ErrorText id={ids.error}>{error}</ErrorText> : null}
       <button type="submit" className={primaryButton}>

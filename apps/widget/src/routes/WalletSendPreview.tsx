@@ -5,6 +5,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
+import { SendReceiver } from '../components/SendReceiver.js'
+import { useReceiverProfile } from '../hooks/useReceiverProfile.js'
 import { useStore } from '../hooks/useStore.js'
 import { loadChain } from '../lib/chains/index.js'
 import { track } from '../lib/data/analytics.js'
@@ -33,6 +35,8 @@ export function WalletSendPreview() {
   const [error, setError] = useState<string | null>(null)
   const token = send.token
   const amount = token ? parseAmount(send.sendTokenAmount, token.decimals) : null
+  // The receiver's name, if the form had not resolved it yet.
+  useReceiverProfile(send.receiverAddress.trim(), caipNetworkId ?? '')
   if (!token || amount === null || address === null || caipNetworkId === null) return null
   const network = getByCaipNetworkId(caipNetworkId)
   const receiver = send.receiverAddress.trim()
@@ -96,7 +100,12 @@ export function WalletSendPreview() {
     [t('send.from'), truncate(address)],
     [
       t('send.to'),
-      truncate(namespace === 'eip155' && !receiver.startsWith('0x') ? `0x${receiver}` : receiver),
+      <SendReceiver
+        key="to"
+        address={namespace === 'eip155' && !receiver.startsWith('0x') ? `0x${receiver}` : receiver}
+        name={send.receiverProfileName}
+        imageUrl={send.receiverProfileImageUrl}
+      />,
     ],
     [t('send.network'), network?.name ?? caipNetworkId],
   ] as const

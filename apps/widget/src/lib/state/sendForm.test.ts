@@ -5,6 +5,7 @@ import {
   isValidReceiver,
   mayRetryTokens,
   parseAmount,
+  receiverPatch,
   type SendState,
   type SendToken,
 } from './sendForm.js'
@@ -122,6 +123,27 @@ describe('isValidReceiver', () => {
     expect(isValidReceiver(solana, 'eip155')).toBe(false)
     expect(isValidReceiver(receiver, 'solana')).toBe(false)
     expect(isValidReceiver(receiver, 'cosmos')).toBe(false)
+  })
+})
+
+describe('receiverPatch', () => {
+  const named = state({
+    receiverProfileName: 'porthole-dev.eth',
+    receiverProfileImageUrl: 'data:image/png;base64,AA==',
+  })
+
+  test('drops the profile with a new address', () => {
+    expect(receiverPatch(named, '0x2222222222222222222222222222222222222222')).toEqual({
+      receiverAddress: '0x2222222222222222222222222222222222222222',
+      receiverProfileName: null,
+      receiverProfileImageUrl: null,
+    })
+    // One character off is another address.
+    expect(receiverPatch(named, receiver.slice(0, -1))).toMatchObject({ receiverProfileName: null })
+  })
+
+  test('keeps it when only surrounding spaces changed', () => {
+    expect(receiverPatch(named, ` ${receiver}\t`)).toEqual({ receiverAddress: ` ${receiver}\t` })
   })
 })
 

@@ -45,6 +45,16 @@ export function parseAmount(amount: string, decimals: number): bigint | null {
 export const isValidReceiver = (address: string, namespace: string): boolean =>
   validateAddress(address.trim(), namespace)
 
+/**
+ * The send state's change for a new receiver address: the profile resolved
+ * for the old one goes with it (unless only surrounding spaces changed), so a
+ * name is never shown beside an address it was not resolved for.
+ */
+export const receiverPatch = (state: SendState, receiverAddress: string): Partial<SendState> =>
+  receiverAddress.trim() === state.receiverAddress.trim()
+    ? { receiverAddress }
+    : { receiverAddress, receiverProfileName: null, receiverProfileImageUrl: null }
+
 /** Whether a failed token balance fetch may be tried again: only 30 s after the last failure. */
 export const mayRetryTokens = (lastRetry: number | null, now: number = Date.now()): boolean =>
   lastRetry === null || now - lastRetry >= tokenBalanceRetry

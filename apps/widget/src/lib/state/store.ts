@@ -68,6 +68,14 @@ export type SendState = {
   token: SendToken | null
   sendTokenAmount: string
   receiverAddress: string
+  /**
+   * The receiver's name and image where the network has a name service (ENS),
+   * for `receiverAddress` as it is: cleared when it changes, then set once
+   * resolved (`hooks/useReceiverProfile.ts`). `null`: none (yet).
+   */
+  receiverProfileName: string | null
+  /** A data: image URI (the widget's CSP shows no other from a name). */
+  receiverProfileImageUrl: string | null
   loading: boolean
   /** When the token balances last failed (a retry waits 30 s after it). */
   lastRetry: number | null
@@ -77,6 +85,8 @@ export const initialSendState: SendState = {
   token: null,
   sendTokenAmount: '',
   receiverAddress: '',
+  receiverProfileName: null,
+  receiverProfileImageUrl: null,
   loading: false,
   lastRetry: null,
 }

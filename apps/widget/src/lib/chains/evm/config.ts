@@ -11,9 +11,10 @@ import type { Chain } from 'viem'
 import { type Config, createConfig, createStorage, http } from 'wagmi'
 import { evmStorageKey } from '../../data/recent.js'
 import { storage } from '../../data/storage.js'
-import { apiUrl, projectId, walletConnectProjectId, walletConnectRelayUrl } from '../../env.js'
+import { walletConnectProjectId, walletConnectRelayUrl } from '../../env.js'
 import { NoEvmNetworkError } from '../../errors.js'
 import { embedded } from './embedded.js'
+import { rpcUrl } from './rpc.js'
 import { walletConnect } from './walletConnect.js'
 
 export type EvmConfig = Config<readonly [Chain, ...Chain[]]>
@@ -23,12 +24,6 @@ export function toChains(networks: readonly string[]): EvmNetwork[] {
   return networks
     .map(getByCaipNetworkId)
     .filter((network): network is EvmNetwork => network?.chainNamespace === 'eip155')
-}
-
-/** The API's JSON-RPC proxy for a chain (`/v1/?chainId=&projectId=`). */
-export function rpcUrl(chainId: number): string {
-  const params = new URLSearchParams({ chainId: `eip155:${chainId}`, projectId: projectId ?? '' })
-  return `${apiUrl}/v1/?${params}`
 }
 
 export function createEvmConfig(parameters: {
