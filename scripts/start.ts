@@ -28,12 +28,14 @@ import {
   type MailCatcher,
 } from '@porthole/dev-stack/mailCatcher'
 import { createOidcProvider, type OidcStandIn } from '@porthole/dev-stack/oidcProvider'
+import { createPriceApi, type PriceApiStandIn } from '@porthole/dev-stack/priceApi'
 import { createRelay, type Relay } from '@porthole/dev-stack/relay'
 import { createSolanaNode, type SolanaNode } from '@porthole/dev-stack/solanaNode'
 import {
   devEns,
   devFarcaster,
   devMnemonic,
+  devPrices,
   devSocialClient,
   devSolanaToken,
   devToken,
@@ -63,6 +65,7 @@ let relay: Relay | undefined
 let idp: OidcStandIn | undefined
 let mail: MailCatcher | undefined
 let farcasterRelay: FarcasterRelayStandIn | undefined
+let priceApi: PriceApiStandIn | undefined
 let solana: SolanaNode | undefined
 let stopping = false
 
@@ -141,6 +144,7 @@ function stop(code = 0) {
   void idp?.close()
   void mail?.close()
   void farcasterRelay?.close()
+  void priceApi?.close()
   void solana?.close()
   for (const child of children) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 500).unref()
@@ -216,6 +220,22 @@ async function main() {
       [devToken.chainId]: [tokenEntry(devToken)],
       [devSolanaToken.chainId]: [tokenEntry(devSolanaToken)],
     }),
+    // Prices of anvil's ETH and PTT: a static table in dev; e2e asks the CoinGecko-shaped stand-in.
+    ...(e2e
+      ? {
+          PRICE_API_URL: `http://127.0.0.1:${ports.prices}`,
+          PRICE_API_NETWORKS: JSON.stringify({
+            [devPrices.chainId]: { platform: devPrices.platform, native: devPrices.nativeId },
+          }),
+        }
+      : {
+          PRICES: JSON.stringify({
+            [devPrices.chainId]: {
+              native: devPrices.native,
+              tokens: { [devToken.address]: devPrices.token },
+            },
+          }),
+        }),
   }
 
   run('anvil', bin('anvil'), [
@@ -247,6 +267,13 @@ async function main() {
     mail = await createMailCatcher({ port: ports.smtp })
     await listen(createMailListing(mail), ports.mail)
     farcasterRelay = await createFarcasterRelay({ port: ports.farcaster })
+    priceApi = await createPriceApi({
+      port: ports.prices,
+      prices: {
+        tokens: { [devPrices.platform]: { [devToken.address]: devPrices.token } },
+        coins: { [devPrices.nativeId]: devPrices.native },
+      },
+    })
   }
 
   run('api', bin('tsx'), ['apps/api/src/server.ts'], apiEnv)

@@ -14,6 +14,8 @@ export const ports = {
   mail: 5177,
   /** e2e only: a Farcaster relay stand-in (farcasterRelay.ts). */
   farcaster: 5178,
+  /** e2e only: a stand-in of CoinGecko's price API (priceApi.ts). */
+  prices: 5179,
   /** e2e only: the demo host again, on another port of 127.0.0.1: another origin on the same site. */
   demoSameSite: 5180,
   /** e2e only: the app built outside the workspace from the packed packages (e2e/outside-app.spec.ts). */
@@ -121,6 +123,21 @@ export const devToken = {
   name: 'Porthole Test Token',
   symbol: 'PTT',
   decimals: 6,
+} as const
+
+/**
+ * The dev stack's prices in US dollars, made up (development and tests only):
+ * anvil's ETH and the dev token. `npm start` gives them as `PRICES`; e2e
+ * serves them from the price API stand-in (priceApi.ts) under these
+ * CoinGecko ids, `PRICE_API_NETWORKS` mapping the local chain to them.
+ */
+export const devPrices = {
+  chainId: 'eip155:31337',
+  /** The stand-in's asset platform of the local chain, and its native coin's id. */
+  platform: 'porthole-local',
+  nativeId: 'ethereum',
+  native: 3000,
+  token: 1.25,
 } as const
 
 const devEnsDeployer = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f' as const

@@ -10,6 +10,7 @@ import {
   serverError,
 } from '../../test/api.js'
 import { account, connectHostWallet } from '../../test/host.js'
+import { pricesSettled } from '../../test/prices.js'
 import { renderWidget } from '../../test/view.js'
 import { store } from '../lib/state/store.js'
 
@@ -20,8 +21,13 @@ const usdc = {
   decimals: 6,
 }
 
-/** The API for a connected account: 1.5 ETH, and 12.5 USDC when `tokens` lists it. */
-function serveAccount(options: { tokens?: unknown; balance?: () => unknown } = {}) {
+/**
+ * The API for a connected account: 1.5 ETH, and 12.5 USDC when `tokens` lists
+ * it; `prices` is `GET /prices`'s answer (none served, a 404, by default).
+ */
+function serveAccount(
+  options: { tokens?: unknown; balance?: () => unknown; prices?: unknown } = {},
+) {
   const { tokens = { tokens: [usdc] }, balance = () => numberToHex(parseEther('1.5')) } = options
   return serveApi({
     'POST /v1/': rpcRoute({
@@ -30,6 +36,7 @@ function serveAccount(options: { tokens?: unknown; balance?: () => unknown } = {
       eth_call: () => encodeAbiParameters([{ type: 'uint256' }], [12_500_000n]),
     }),
     'GET /tokens': () => tokens,
+    ...(options.prices === undefined ? {} : { 'GET /prices': () => options.prices }),
   })
 }
 
@@ -175,5 +182,52 @@ describe('Account', () => {
     await disconnect.click()
     await expect.poll(() => store.getState().connection.status).toBe('disconnected')
     expect(store.getState().open).toBe(false)
+  })
+})
+
+describe('Account’s fiat values', () => {
+  const total = page.getByTestId('account-total')
+  const tokenFiat = page.getByTestId('token-fiat')
+  // The test above disconnects.
+  beforeAll(async () => {
+    serveAccount()
+    await connectHostWallet()
+  })
+
+  test('each priced token shows its value, and the account its total, in dollars to 2 decimals', async () => {
+    serveAccount({ prices: { currency: 'USD', native: 2000, tokens: { [usdc.address]: 1.0001 } } })
+    await renderAccount()
+    const tokens = page.getByRole('list', { name: 'Tokens' })
+    await expect.element(tokens).toHaveTextContent('USDC12.5$12.50')
+    await expect.element(tokenFiat).toHaveTextContent('$12.50')
+    // 1.5 ETH at 2000 and 12.5 USDC at 1.0001.
+    await expect.element(total).toHaveTextContent('Total $3,012.50')
+  })
+
+  test('a held token without a price: no value for it, and no total (it would be short)', async () => {
+    serveAccount({ prices: { currency: 'USD', native: 2000, tokens: {} } })
+    await renderAccount()
+    await expect.element(page.getByRole('list', { name: 'Tokens' })).toHaveTextContent('USDC12.5')
+    await expect.element(balance).toHaveTextContent('1.5 ETH')
+    await pricesSettled()
+    expect(tokenFiat.elements()).toEqual([])
+    expect(total.elements()).toEqual([])
+  })
+
+  test('a token not held needs no price for the total', async () => {
+    serveAccount({ tokens: { tokens: [] }, prices: { currency: 'USD', native: 2000, tokens: {} } })
+    await renderAccount()
+    await expect.element(total).toHaveTextContent('Total $3,000.00')
+  })
+
+  test('no prices at all (the API has none, or fails): no fiat anywhere, never $0.00', async () => {
+    const api = serveAccount()
+    await renderAccount()
+    await expect.element(page.getByRole('list', { name: 'Tokens' })).toHaveTextContent('USDC12.5')
+    await expect.poll(() => api.callsTo('/prices').length).toBeGreaterThan(0)
+    await pricesSettled()
+    expect(tokenFiat.elements()).toEqual([])
+    expect(total.elements()).toEqual([])
+    expect(document.body.textContent).not.toContain('$')
   })
 })

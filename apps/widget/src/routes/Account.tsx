@@ -10,7 +10,9 @@ import { usePendingTransactions } from '../hooks/usePendingTransactions.js'
 import { useStore } from '../hooks/useStore.js'
 import { useTokenBalances } from '../hooks/useTokenBalances.js'
 import { loadChain } from '../lib/chains/index.js'
-import { nativeBalanceQuery } from '../lib/chains/queries.js'
+import { nativeBalanceQuery, tokenBalancesQuery } from '../lib/chains/queries.js'
+import { priceOf, pricesQuery } from '../lib/data/prices.js'
+import { formatUsd, usdTotal, usdValue } from '../lib/fiat.js'
 import { projectConfigQuery } from '../lib/host/projectConfig.js'
 import { t } from '../lib/i18n.js'
 import { embeddedConnectorId } from '../lib/secure/approval.js'
@@ -102,6 +104,9 @@ function ConnectedAccount(props: {
             </span>
           )}
         </p>
+        {readable && balance.data ? (
+          <Total address={address} caipNetworkId={caipNetworkId} native={balance.data} />
+        ) : null}
         {connectorName ? (
           <p className="text-xs text-muted">
             {t('account.connectedWith', { name: connectorName })}
@@ -165,6 +170,32 @@ function ConnectedAccount(props: {
   )
 }
 
+/**
+ * The account's value in US dollars: the native coin and every token, shown
+ * only when each one held has a price (a total short of some is no total).
+ * It reads the token balances `Tokens` fetches, never fetching them itself.
+ */
+function Total(props: {
+  address: string
+  caipNetworkId: string
+  native: { value: bigint; decimals: number }
+}) {
+  const { address, caipNetworkId, native } = props
+  const prices = useQuery(pricesQuery(caipNetworkId))
+  const tokens = useQuery({ ...tokenBalancesQuery(address, caipNetworkId), enabled: false })
+  if (!prices.data || !tokens.data) return null
+  const total = usdTotal([
+    { ...native, price: priceOf(prices.data, null) },
+    ...tokens.data.map((token) => ({ ...token, price: priceOf(prices.data, token.address) })),
+  ])
+  if (total === undefined) return null
+  return (
+    <p className="text-sm text-muted" data-testid="account-total">
+      {t('account.total', { value: formatUsd(total) })}
+    </p>
+  )
+}
+
 /** Activity, with the count of sends still pending (which survive a reload). */
 function ActivityEntry({ address, caipNetworkId }: { address: string; caipNetworkId: string }) {
   const pending = usePendingTransactions(address, caipNetworkId)
@@ -185,6 +216,7 @@ function ActivityEntry({ address, caipNetworkId }: { address: string; caipNetwor
 
 function Tokens({ address, caipNetworkId }: { address: string; caipNetworkId: string }) {
   const tokens = useTokenBalances(address, caipNetworkId)
+  const prices = useQuery(pricesQuery(caipNetworkId))
   if (tokens.isError || (tokens.fetchStatus === 'idle' && !tokens.data)) return null
   return (
     <div className="flex flex-col gap-2">
@@ -195,17 +227,28 @@ function Tokens({ address, caipNetworkId }: { address: string; caipNetworkId: st
         <p className="text-sm text-muted">{t('account.noTokens')}</p>
       ) : (
         <ul aria-label={t('account.tokens')} className="flex flex-col gap-1">
-          {tokens.data.map((token) => (
-            <li
-              key={token.address}
-              className="flex items-center justify-between rounded-2xl bg-surface-2 px-3 py-2 text-sm"
-            >
-              <span className="font-medium">{token.symbol}</span>
-              <span className="tabular-nums">
-                {formatBalance({ value: token.value, decimals: token.decimals })}
-              </span>
-            </li>
-          ))}
+          {tokens.data.map((token) => {
+            // SPEC's token balance carries its price; no price, no fiat value.
+            const fiat = usdValue(token, priceOf(prices.data, token.address))
+            return (
+              <li
+                key={token.address}
+                className="flex items-center justify-between rounded-2xl bg-surface-2 px-3 py-2 text-sm"
+              >
+                <span className="font-medium">{token.symbol}</span>
+                <span className="flex flex-col items-end">
+                  <span className="tabular-nums">
+                    {formatBalance({ value: token.value, decimals: token.decimals })}
+                  </span>
+                  {fiat === undefined ? null : (
+                    <span className="text-xs text-muted tabular-nums" data-testid="token-fiat">
+                      {formatUsd(fiat)}
+                    </span>
+                  )}
+                </span>
+              </li>
+            )
+          })}
         </ul>
       )}
     </div>

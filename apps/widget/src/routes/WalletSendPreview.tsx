@@ -1,7 +1,7 @@
 import { truncate } from '@porthole/chains/Address'
 import { formatBalance } from '@porthole/chains/Format'
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { outlineButton, primaryButton } from '../components/Buttons.js'
 import { ErrorText } from '../components/ErrorText.js'
@@ -11,11 +11,13 @@ import { useStore } from '../hooks/useStore.js'
 import { loadChain } from '../lib/chains/index.js'
 import { track } from '../lib/data/analytics.js'
 import { addPending, markMined, removePending } from '../lib/data/pending.js'
+import { priceOf, pricesQuery } from '../lib/data/prices.js'
 import { TransactionRevertedError } from '../lib/errors.js'
+import { formatUsd, usdValue } from '../lib/fiat.js'
 import { t } from '../lib/i18n.js'
 import { router } from '../lib/state/router.js'
 import { parseAmount } from '../lib/state/sendForm.js'
-import { caipNetworkIdOf, store } from '../lib/state/store.js'
+import { caipNetworkIdOf, type SendToken, store } from '../lib/state/store.js'
 import { showToast } from '../lib/state/toast.js'
 import { isUserRejection, messageOf } from '../lib/walletErrors.js'
 
@@ -37,6 +39,7 @@ export function WalletSendPreview() {
   const amount = token ? parseAmount(send.sendTokenAmount, token.decimals) : null
   // The receiver's name, if the form had not resolved it yet.
   useReceiverProfile(send.receiverAddress.trim(), caipNetworkId ?? '')
+  const prices = useQuery({ ...pricesQuery(caipNetworkId ?? ''), enabled: caipNetworkId !== null })
   if (!token || amount === null || address === null || caipNetworkId === null) return null
   const network = getByCaipNetworkId(caipNetworkId)
   const receiver = send.receiverAddress.trim()
@@ -92,11 +95,13 @@ export function WalletSendPreview() {
     }
   }
 
+  // The amount's value at the network's price; no price, no fiat value.
+  const fiat = usdValue(
+    { value: amount, decimals: token.decimals },
+    priceOf(prices.data, token.kind === 'native' ? null : token.address),
+  )
   const rows = [
-    [
-      t('send.amount'),
-      `${formatBalance({ value: amount, decimals: token.decimals }, token.decimals)} ${token.symbol}`,
-    ],
+    [t('send.amount'), <AmountValue key="amount" amount={amount} token={token} fiat={fiat} />],
     [t('send.from'), truncate(address)],
     [
       t('send.to'),
@@ -143,5 +148,20 @@ export function WalletSendPreview() {
         {t('modal.back')}
       </button>
     </section>
+  )
+}
+
+/** The amount to send, in full precision, and its US dollar value when it has a price. */
+function AmountValue(props: { amount: bigint; token: SendToken; fiat: number | undefined }) {
+  const { amount, token, fiat } = props
+  return (
+    <>
+      {`${formatBalance({ value: amount, decimals: token.decimals }, token.decimals)} ${token.symbol}`}
+      {fiat === undefined ? null : (
+        <span className="font-normal text-muted" data-testid="send-amount-fiat">
+          {` (${formatUsd(fiat)})`}
+        </span>
+      )}
+    </>
   )
 }
