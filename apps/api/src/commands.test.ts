@@ -317,6 +317,20 @@ describe('npm run project -- set-features', () => {
     })
   })
 
+  test("spam: flags and unflags contracts, listing the project's flags", async () => {
+    await run('create', '--id', 'spammy', '--name', 'S')
+    const contract = `eip155:1:0x${'e'.repeat(40)}`
+    const added = await run('spam', '--id', 'spammy', '--add', contract, '--add', contract)
+    expect(added).toMatchObject({ code: 0, err: '' })
+    expect(added.out).toContain("'spammy' flags 1 contract(s) as spam:")
+    expect(added.out).toContain(contract)
+    const bad = await run('spam', '--id', 'spammy', '--add', 'eip155:1:nope')
+    expect(bad.code).not.toBe(0)
+    expect(bad.err).toMatch(/must be a CAIP-10 contract/)
+    const removed = await run('spam', '--id', 'spammy', '--remove', contract)
+    expect(removed.out).toContain("'spammy' flags no contract as spam.")
+  })
+
   test('turns Activity on and sets the pending transactions polling, then turns polling off', async () => {
     await run('create', '--id', 'activity', '--name', 'A')
     const on = await run(

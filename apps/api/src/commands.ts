@@ -33,6 +33,12 @@ Commands:
   set-networks --id ID --networks NETWORK,...
       Replace the networks the widget offers, as CAIP-2 ids separated by commas
       (eip155:31337,eip155:1,eip155:8453); the first is the default network.
+  spam --id ID [--add CONTRACT]... [--remove CONTRACT]...
+      Flag (--add) or unflag (--remove) NFT contracts as spam in the project's
+      Activity, each as CAIP-10 (eip155:1:0x…); prints the project's list. The
+      widget hides a transaction whose transfers are all spam. Contracts the
+      API's own rule flags (a mint to 20 or more accounts in one transaction)
+      stay flagged.
   stats --id ID [--days N]
       The widget's events over the last N UTC days (7 by default): counts per
       event and per day, error reports, and the connect funnel (visitors who
@@ -255,6 +261,28 @@ export async function runProjectCommand(
           throw new UsageError(`--mails must be a whole number, not '${values.mails}'`)
         const budget = await admin.setMailBudget(id, mails)
         out(`Set the mail budget of '${id}' to ${describeMailBudget(budget)}.`)
+        return 0
+      }
+      case 'spam': {
+        const { values } = parse(() =>
+          parseArgs({
+            args: [...rest],
+            options: {
+              id: { type: 'string' },
+              add: { type: 'string', multiple: true },
+              remove: { type: 'string', multiple: true },
+            },
+            strict: true,
+          }),
+        )
+        const id = required(values.id, '--id')
+        const { contracts } = await admin.setSpam(id, { add: values.add, remove: values.remove })
+        out(
+          contracts.length === 0
+            ? `'${id}' flags no contract as spam.`
+            : `'${id}' flags ${contracts.length} contract(s) as spam:`,
+        )
+        for (const contract of contracts) out(`  ${contract}`)
         return 0
       }
       case 'stats': {

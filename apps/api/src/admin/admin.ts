@@ -20,6 +20,7 @@ import {
   setProjectMailBudget,
 } from '../auth/email/codes.js'
 import type { Db } from '../db/db.js'
+import { setProjectSpam } from '../history/spam.js'
 import type { Config } from '../http/config.js'
 import {
   type BaseError,
@@ -91,6 +92,11 @@ export type ProjectAdmin = {
   usage(id: string, days: number): Promise<ProjectUsage>
   /** The widget's events over `days` UTC days (analytics/stats.ts). */
   stats(id: string, days: number): Promise<ProjectStats>
+  /** Flags and unflags NFT contracts (CAIP-10) as spam in the project's history; the list after. */
+  setSpam(
+    id: string,
+    changes: { add?: readonly string[] | undefined; remove?: readonly string[] | undefined },
+  ): Promise<{ contracts: string[] }>
 }
 
 export type { ProjectStats }
@@ -152,6 +158,7 @@ export function createDbAdmin({
       await setProjectMailBudget(db, id, mails)
       return mailBudget(id)
     },
+    setSpam: async (id, changes) => ({ contracts: await setProjectSpam(db, id, changes) }),
     async stats(id, days) {
       if ((await getProject(db, id)) === undefined)
         throw new ProjectError(`No project with the id '${id}'`)
@@ -184,7 +191,7 @@ export const adminPaths = {
   projects: '/admin/v1/projects',
   project: (
     id: string,
-    what: 'origins' | 'networks' | 'features' | 'mail-budget' | 'usage' | 'stats',
+    what: 'origins' | 'networks' | 'features' | 'mail-budget' | 'usage' | 'stats' | 'spam',
   ) => `/admin/v1/projects/${encodeURIComponent(id)}/${what}`,
 }
 
@@ -254,5 +261,6 @@ export function createHttpAdmin({
     setMailBudget: (id, mails) => json('PUT', adminPaths.project(id, 'mail-budget'), { mails }),
     usage: (id, days) => call('GET', `${adminPaths.project(id, 'usage')}?days=${days}`),
     stats: (id, days) => call('GET', `${adminPaths.project(id, 'stats')}?days=${days}`),
+    setSpam: (id, changes) => json('PUT', adminPaths.project(id, 'spam'), changes),
   }
 }

@@ -53,6 +53,10 @@ const FeaturesBody = z.strictObject({
   pendingTransactionsPollMs: z.number().int().min(1_000).max(3_600_000).nullable().optional(),
   heavyRpc: z.boolean().optional(),
 })
+const SpamBody = z.strictObject({
+  add: z.array(z.string().max(200)).max(1_000).optional(),
+  remove: z.array(z.string().max(200)).max(1_000).optional(),
+})
 const MailBudgetBody = z.strictObject({
   mails: z.number().int().positive().max(1_000_000).nullable(),
 })
@@ -155,6 +159,10 @@ export function createAdminRoutes({ db, config }: { db: Db; config: Config }): H
   app.put('/admin/v1/projects/:id/mail-budget', async (c) => {
     const { mails } = await body(c, MailBudgetBody)
     return c.json(await refusing(() => admin.setMailBudget(id(c), mails)))
+  })
+  app.put('/admin/v1/projects/:id/spam', async (c) => {
+    const changes = await body(c, SpamBody)
+    return c.json(await refusing(() => admin.setSpam(id(c), changes)))
   })
   app.get('/admin/v1/projects/:id/usage', async (c) => {
     const { days = 1 } = parseInput(UsageQuery, c.req.query(), 'query')

@@ -3,6 +3,8 @@ import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
+import { createProject } from '../projects/projects.js'
+import { setProjectSpam } from './spam.js'
 
 let testDb: TestDb
 let app: Hono
@@ -59,5 +61,41 @@ describe('GET /account/:address/history', () => {
   test('onramp purchases: none recorded here, an empty page', async () => {
     const response = await get(historyPath({ chainId: 'eip155:31337', onramp: 'coinbase' }))
     expect(HistoryPage.parse(await response.json())).toEqual({ data: [], next: null })
+  })
+})
+
+describe("a project's spam list", () => {
+  test('flags an NFT contract for that project only, and is refused a malformed entry', async () => {
+    const collection = `0x${'d'.repeat(40)}`
+    await testDb.db.query(
+      `INSERT INTO history_transfers (chain_id, tx_hash, log_index, sub_index, block_number, tx_index,
+         mined_at, status, kind, token, token_id, tx_from, from_address, to_address, amount)
+       VALUES ('eip155:31337', $1, 0, 0, 12, 0, now(), 'confirmed', 'erc721', $2, '1', $2,
+         '0x0000000000000000000000000000000000000000', $3, 1)`,
+      [`0x${'3'.repeat(64)}`, collection, account.toLowerCase()],
+    )
+    await createProject(testDb.db, { id: 'other-shop', name: 'Other', allowedOrigins: [] })
+    expect(
+      await setProjectSpam(testDb.db, 'porthole-dev', {
+        add: [`eip155:31337:${collection.toUpperCase().replace('0X', '0x')}`],
+      }),
+    ).toEqual([`eip155:31337:${collection}`])
+    const flagged = async (projectId: string) => {
+      const response = await get(
+        `/account/${account}/history?projectId=${projectId}&chainId=eip155:31337`,
+      )
+      const page = HistoryPage.parse(await response.json())
+      return page.data[0]?.transfers[0]?.nft_info?.flags.is_spam
+    }
+    expect(await flagged('porthole-dev')).toBe(true)
+    expect(await flagged('other-shop')).toBe(false)
+    await expect(
+      setProjectSpam(testDb.db, 'porthole-dev', { add: ['eip155:31337:0x12'] }),
+    ).rejects.toThrow(/must be a CAIP-10 contract/)
+    await expect(setProjectSpam(testDb.db, 'nope', { add: [] })).rejects.toThrow(/No project/)
+    expect(
+      await setProjectSpam(testDb.db, 'porthole-dev', { remove: [`eip155:31337:${collection}`] }),
+    ).toEqual([])
+    expect(await flagged('porthole-dev')).toBe(false)
   })
 })
