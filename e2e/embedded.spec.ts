@@ -82,7 +82,7 @@ test.describe('email login', () => {
     expect((await hostState(page)).address).toBe(address)
   })
 
-  test('Change email: a code to the current address, then one to the new; 30 s between mails, in the seed’s words', async ({
+  test('Change email: approved in the approval window, then a code to the current address and one to the new; 30 s between mails, in the seed’s words', async ({
     page,
   }) => {
     test.setTimeout(90_000)
@@ -103,6 +103,16 @@ test.describe('email login', () => {
     await expect(continueButton).toBeEnabled({ timeout: 35_000 })
     const since = await mailCount()
     await continueButton.click()
+    // Nothing is mailed before the visitor approves the change in the secure origin's
+    // approval window (SECURITY.md 7), as a signature is.
+    const approval = await approvalWindow(page)
+    await expect(
+      approval.getByRole('heading', {
+        name: `Change this wallet's email from ${before} to ${after}`,
+      }),
+    ).toBeVisible()
+    await expectPageAccessible(approval, 'email change approval')
+    await decideInWindow(approval, 'Approve')
 
     const code = async (to: string, subject: RegExp) =>
       extractCode((await waitForMail(to, subject, { since })).text) ?? ''

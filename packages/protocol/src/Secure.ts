@@ -50,24 +50,25 @@ export const User = z.strictObject({
 })
 export type User = z.infer<typeof User>
 
+/**
+ * The host's origin as the widget's handshake got it from the browser
+ * (`event.origin`). The frame shows it on an approval only where the
+ * browser gives none itself (`location.ancestorOrigins`, absent in Firefox).
+ */
+const HostOrigin = z.string().check(
+  z.maxLength(2048),
+  z.refine((value) => Origin.parse(value) !== undefined, {
+    error: 'must be an http(s) origin',
+  }),
+)
+
 /** An RPC request for the embedded wallet (its method is checked against the safe and needs-approval lists). */
 export const RpcRequest = z.strictObject({
   method: z.string().check(z.minLength(1), z.maxLength(128)),
   params: z.optional(z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())])),
   chainId: z.optional(ChainId),
-  /**
-   * The host's origin as the widget's handshake got it from the browser
-   * (`event.origin`). The frame shows it on an approval only where the
-   * browser gives none itself (`location.ancestorOrigins`, absent in Firefox).
-   */
-  origin: z.optional(
-    z.string().check(
-      z.maxLength(2048),
-      z.refine((value) => Origin.parse(value) !== undefined, {
-        error: 'must be an http(s) origin',
-      }),
-    ),
-  ),
+  /** The host's origin, for the approval (`HostOrigin`). */
+  origin: z.optional(HostOrigin),
   /**
    * The widget's name for a request that needs approval (`crypto.randomUUID()`):
    * the frame's `approved` event carries it back, so the widget knows exactly
@@ -127,8 +128,13 @@ export const secure = {
     isConnected: { params: none, result: z.strictObject({ isConnected: z.boolean() }) },
     getChainId: { params: none, result: z.strictObject({ chainId: ChainId }) },
     rpcRequest: { params: RpcRequest, result: z.unknown() },
+    /**
+     * Starts the change of the account's email, once the visitor approves it
+     * in the frame's approval window (so the widget shows ApproveTransaction
+     * meanwhile); `origin` as for `rpcRequest`.
+     */
     updateEmail: {
-      params: z.strictObject({ email: Email }),
+      params: z.strictObject({ email: Email, origin: z.optional(HostOrigin) }),
       result: z.strictObject({ action: UpdateEmailAction }),
     },
     updateEmailPrimaryOtp: { params: z.strictObject({ otp: Otp }), result: none },

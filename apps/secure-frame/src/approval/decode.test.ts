@@ -5,6 +5,7 @@ import {
   clip,
   type DecodeInput,
   type Display,
+  emailChangeNote,
   type Field,
   flatten,
   maxCalls,
@@ -528,5 +529,37 @@ describe('inv-20 toDisplay', () => {
     }
     const display = toDisplay(input('eth_signTypedData_v4', [account, permit]))
     expect(display.notes).toContain('This permit lets the spender take all your tokens.')
+  })
+})
+
+describe('toDisplay of an email change (updateEmail)', () => {
+  test('says the change in its title, both addresses as fields, and what the email is for', () => {
+    const display = toDisplay(
+      input('updateEmail', { from: 'ada@example.com', to: 'mallory@evil.example' }),
+    )
+    expect(display.kind).toBe('emailChange')
+    expect(display.title).toBe(
+      "Change this wallet's email from ada@example.com to mallory@evil.example",
+    )
+    expect(value(display, 'Current email')).toBe('ada@example.com')
+    expect(value(display, 'New email')).toBe('mallory@evil.example')
+    expect(display.notes).toEqual([emailChangeNote])
+  })
+
+  test.each([
+    ['no params', undefined],
+    ['an extra key', { from: 'a@b.co', to: 'c@d.co', also: 'x' }],
+    ['a missing address', { from: 'a@b.co' }],
+    ['a number for an address', { from: 'a@b.co', to: 42 }],
+    ['an empty address', { from: '', to: 'c@d.co' }],
+    ['a bidirectional override', { from: 'a@b.co', to: 'c@d.co\u202egro.live' }],
+    ['an address longer than an email may be', { from: 'a@b.co', to: `${'a'.repeat(250)}@d.co` }],
+  ])('with %s, shows the raw request and says so, never a made-up change', (_case, params) => {
+    const display = toDisplay(input('updateEmail', params))
+    expect(display.kind).toBe('emailChange')
+    expect(display.title).toBe("Change this wallet's email")
+    expect(display.notes).toContain(emailChangeNote)
+    expect(display.notes.length).toBe(2)
+    expect(value(display, 'Method')).toBe('updateEmail')
   })
 })

@@ -5,7 +5,6 @@
  * clipped (and say so), long lists stop with a note.
  */
 import { getByCaipNetworkId } from '@porthole/chains/Networks'
-import type { ApprovalMethod } from '@porthole/protocol/EmbeddedRpc'
 import { base58 } from '@scure/base'
 import {
   decodeFunctionData,
@@ -17,7 +16,7 @@ import {
   maxUint256,
 } from 'viem'
 import { describeSolanaTransaction } from './decodeSolana.js'
-import type { Token } from './request.js'
+import type { ApprovalMethod, Token } from './request.js'
 
 /** A label and its value; `mono` for addresses, hashes and hex. */
 export type Field = { readonly label: string; readonly value: string; readonly mono?: boolean }
@@ -39,6 +38,7 @@ export type Kind =
   | 'permissions'
   | 'userOperation'
   | 'solanaTransaction'
+  | 'emailChange'
 
 export type Display = {
   readonly kind: Kind
@@ -687,6 +687,48 @@ function decodeUserOperation(input: DecodeInput): Display {
 }
 
 /** The method and its params as JSON: for methods with no decoder, and params that don't fit. */
+/** What the visitor must know before an email change: it moves the way into the wallet. */
+export const emailChangeNote =
+  'This email is how you log in to this wallet and recover it. Once changed, logging in takes a code mailed to the new address: approve only if you asked for this change and the new address is yours.'
+
+/** The longest email (RFC 5321); anything longer is not shown as one. */
+const maxEmailLength = 254
+
+/**
+ * The frame's own `updateEmail` (params `{ from, to }`, nothing else): the
+ * account's email, before and after. Anything else shows raw, with a note.
+ */
+function decodeEmailChange(input: DecodeInput): Display {
+  const { params } = input
+  const emails =
+    isRecord(params) && Object.keys(params).sort().join() === 'from,to' ? params : undefined
+  const isEmail = (value: unknown): value is string =>
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= maxEmailLength &&
+    !unprintable.test(value)
+  if (!emails || !isEmail(emails.from) || !isEmail(emails.to))
+    return raw('emailChange', "Change this wallet's email", input, [
+      notDecodedNote,
+      emailChangeNote,
+    ])
+  const { from, to } = emails
+  return {
+    kind: 'emailChange',
+    title: `Change this wallet's email from ${from} to ${to}`,
+    sections: [
+      {
+        type: 'fields',
+        fields: [
+          { label: 'Current email', value: from },
+          { label: 'New email', value: to },
+        ],
+      },
+    ],
+    notes: [emailChangeNote],
+  }
+}
+
 function raw(kind: Kind, title: string, input: DecodeInput, notes: string[]): Display {
   return {
     kind,
@@ -722,6 +764,8 @@ export function toDisplay(input: DecodeInput): Display {
       return raw('permissions', 'Approve permissions', input, [])
     case 'wallet_revokePermissions':
       return raw('permissions', 'Revoke permissions', input, [])
+    case 'updateEmail':
+      return decodeEmailChange(input)
   }
   // Unreachable for a parsed request; kept so a new method is never shown blank.
   return raw('permissions', 'Approve request', input, [notDecodedNote])

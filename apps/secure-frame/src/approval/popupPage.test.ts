@@ -207,4 +207,36 @@ describe('inv-15 startApprovalPopup', () => {
     press()
     expect(opener.posted.at(-1)?.message).toMatchObject({ kind: 'decision', approved: true })
   })
+
+  test("inv-07: an email change shows who moves where, and arms as a signature's approval does", async () => {
+    const change: ApprovalRequest = {
+      method: 'updateEmail',
+      params: { from: 'ada@example.com', to: 'ada@new.example' },
+      chainId: 'eip155:31337',
+      account,
+      origin: 'http://app.localhost:5170',
+    }
+    start()
+    send(requestMessage({ request: change, hash: hashRequest(change) }))
+    const title = root.find((element) => element.tagName === 'H1')
+    expect(title?.textContent).toBe(
+      "Change this wallet's email from ada@example.com to ada@new.example",
+    )
+    expect(dialog()?.textContent).toContain('http://app.localhost:5170')
+    // The account's email, on every network: no network row.
+    expect(dialog()?.textContent).not.toContain('Network')
+    expect(approve().disabled).toBe(true)
+    await vi.advanceTimersByTimeAsync(500)
+    // Armed; a synthetic click still does nothing, the visitor's decides.
+    approve().click()
+    expect(opener.posted).toHaveLength(1)
+    approve().userClick()
+    expect(opener.posted.at(-1)?.message).toEqual({
+      type: messageType,
+      kind: 'decision',
+      nonce,
+      hash: hashRequest(change),
+      approved: true,
+    })
+  })
 })

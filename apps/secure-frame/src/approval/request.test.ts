@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import {
-  type ApprovalRequest,
+  ApprovalRequest,
   hashRequest,
   maxDepth,
   maxRequestLength,
@@ -117,5 +117,26 @@ describe('toSnapshot', () => {
 
   test('hashes as the request did when it was taken', () => {
     expect(hashRequest(toSnapshot(base))).toBe(hashRequest(base))
+  })
+})
+
+describe('ApprovalRequest', () => {
+  const change = {
+    ...base,
+    method: 'updateEmail',
+    params: { from: 'ada@example.com', to: 'ada@new.example' },
+  }
+
+  test("takes the frame's own email change besides the RPCs, and no other method", () => {
+    expect(ApprovalRequest.safeParse(change).success).toBe(true)
+    expect(ApprovalRequest.safeParse({ ...base, method: 'updateEmailPrimaryOtp' }).success).toBe(
+      false,
+    )
+    expect(ApprovalRequest.safeParse({ ...base, method: 'eth_sign' }).success).toBe(false)
+  })
+
+  test('inv-06: an approved email change binds its new address: another is another request', () => {
+    const other = { ...change, params: { ...change.params, to: 'mallory@evil.example' } }
+    expect(hashRequest(other as ApprovalRequest)).not.toBe(hashRequest(change as ApprovalRequest))
   })
 })

@@ -34,13 +34,26 @@ export const Token = z.strictObject({
 export type Token = z.infer<typeof Token>
 
 /**
- * What the frame's RPC handler asks the user to approve. `origin` is the host
+ * What the frame asks approval for that is not an RPC of the wallet: the
+ * change of the account's email (`updateEmail`, params `{ from, to }`), which
+ * moves its login and recovery, so a host that covers the widget must not be
+ * able to make it (SECURITY.md 7 and 23).
+ */
+export const frameApprovalMethods = ['updateEmail'] as const
+export type FrameApprovalMethod = (typeof frameApprovalMethods)[number]
+
+/** Every method an approval may be for: the RPCs that need one, and the frame's own. */
+export const ApprovalMethod = z.enum([...approvalMethods, ...frameApprovalMethods])
+export type ApprovalMethod = z.infer<typeof ApprovalMethod>
+
+/**
+ * What the frame's handlers ask the user to approve. `origin` is the host
  * origin as the browser reported it (SECURITY.md 8); `site` is whatever the
  * host said about itself, shown only as 'Provided by the site'.
  */
 export const ApprovalRequest = z.strictObject({
-  method: z.enum(approvalMethods),
-  /** The JSON-RPC params as received; any JSON value. */
+  method: ApprovalMethod,
+  /** The JSON-RPC params, normalised (or the frame's own, for its own methods); any JSON value. */
   params: z.unknown(),
   /** CAIP-2, e.g. `eip155:31337`. */
   chainId: z.string().check(z.regex(caip2Pattern)),

@@ -179,7 +179,9 @@ export function createApprovalView(
   const network = element(document, 'dd', 'approval__value', request.chainName || request.chainId)
   if (request.chainName) network.title = request.chainId
   networkRow.append(element(document, 'dt', 'approval__label', 'Network'), network)
-  meta.append(accountRow, networkRow)
+  // An email change is the account's, on every network: no network to name.
+  meta.append(accountRow)
+  if (display.kind !== 'emailChange') meta.append(networkRow)
 
   const content = element(document, 'div', 'approval__content')
   content.setAttribute('role', 'group')

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useState, useSyncExternalStore } from 'react'
 import { input, outlineButton, primaryButton } from '../components/Buttons.js'
 import { CodeField } from '../components/CodeField.js'
 import { ErrorText } from '../components/ErrorText.js'
@@ -16,7 +16,7 @@ import {
   verifyUpdateSecondary,
 } from '../lib/secure/updateEmail.js'
 import { router } from '../lib/state/router.js'
-import { store } from '../lib/state/store.js'
+import { createStore, store } from '../lib/state/store.js'
 import { showToast } from '../lib/state/toast.js'
 import { messageOf } from '../lib/walletErrors.js'
 import { displayEmail } from './emailDisplay.js'
@@ -38,33 +38,54 @@ export function UpdateEmailWallet() {
   return embedded ? <NewEmailForm /> : null
 }
 
-/** The new address; Continue mails the first code (to the current address). */
+/**
+ * The new address as typed, the last attempt's error, and whether one is on
+ * its way. Kept outside the form: while the change waits for the approval
+ * window, ApproveTransaction replaces this view, and the form that comes back
+ * is a new one, which must still show what was typed and why it stopped.
+ */
+const draft = createStore({ email: '', error: '', busy: false })
+const readDraft = () => draft.getState()
+
+/**
+ * The new address; Continue asks for the change: the visitor approves it in
+ * the approval window (ApproveTransaction meanwhile), then the first code is
+ * mailed (to the current address).
+ */
 function NewEmailForm() {
   const current = useQuery(currentEmailQuery)
-  const [email, setEmail] = useState(() => store.getState().emailUpdate?.next ?? '')
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
+  const { error, busy } = useSyncExternalStore(draft.subscribe, readDraft)
+  const [email, setEmail] = useState(
+    () => readDraft().email || store.getState().emailUpdate?.next || '',
+  )
   const [wait, refreshWait] = useMailWait(emailUpdateWait)
   const id = useId()
+  // Leaving the form forgets the draft, unless the change is on its way (the approval shows).
+  useEffect(
+    () => () => {
+      if (!readDraft().busy) draft.setState({ email: '', error: '' })
+    },
+    [],
+  )
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
-    setBusy(true)
-    setError('')
+    const typed = email
+    draft.setState({ email: typed, error: '', busy: true })
     const known = current.data ?? null
-    startEmailUpdate(email, known ?? undefined)
+    startEmailUpdate(typed, known ?? undefined)
       .then((action) => {
-        store.setState({ emailUpdate: { current: known, next: email.trim() } })
+        draft.setState({ email: '', error: '', busy: false })
+        store.setState({ emailUpdate: { current: known, next: typed.trim() } })
         router.navigate(
           action === 'VERIFY_PRIMARY_OTP' ? 'UpdateEmailPrimaryOtp' : 'UpdateEmailSecondaryOtp',
         )
       })
       .catch((reason: unknown) => {
-        setError(messageOf(reason))
+        draft.setState({ email: typed, error: messageOf(reason), busy: false })
         refreshWait()
       })
-      .finally(() => setBusy(false))
   }
 
   // An account with no email (a social or Farcaster login) has none to change: adding one

@@ -4,16 +4,25 @@
  * new address (VERIFY_SECONDARY_OTP). As for login, every step is a request
  * to the secure frame, which alone talks to the API with the session.
  *
+ * The first step waits for the visitor's Approve in the secure origin's
+ * approval window, as a signature does (SECURITY.md 7): a host that hides
+ * this frame under a page of its own cannot have the visitor type the
+ * account away. Meanwhile ApproveTransaction shows (`withApproval`); a
+ * rejection ends the change with `updateEmail.rejected`, nothing mailed.
+ *
  * The 30 s between mails (SPEC 9): a new request within 30 s of the last one
  * this widget asked for (a login's or an update's) is refused here with
  * 'Please try again after {n} seconds'; the API refuses the same for any
  * mail to an address, in the same words.
  */
 import { emailLoginCooldown } from '@porthole/protocol/Constants'
-import { TimeoutReason } from '@porthole/protocol/Errors'
+import { ErrorCode, TimeoutReason } from '@porthole/protocol/Errors'
 import * as Secure from '@porthole/protocol/Secure'
 import { storage } from '../data/storage.js'
 import { t } from '../i18n.js'
+import { store } from '../state/store.js'
+import { isUserRejection } from '../walletErrors.js'
+import { approvalTimeout, withApproval } from './approval.js'
 import { waitForSecureChannel } from './frame.js'
 import { checkEmail, emailLoginWait, LoginError } from './login.js'
 
@@ -51,11 +60,22 @@ export async function startEmailUpdate(
   const wait = emailUpdateWait(now)
   if (wait > 0) throw new LoginError(`Please try again after ${wait} seconds`)
   const channel = await waitForSecureChannel()
-  const { action } = await channel.request(
-    'updateEmail',
-    { email: email.trim() },
-    options('updateEmail'),
-  )
+  // The host origin the browser gave the widget, for a frame whose browser names none (SECURITY.md 8).
+  const { hostOrigin } = store.getState()
+  let action: UpdateEmailAction
+  try {
+    ;({ action } = await withApproval(t('updateEmail.approval'), (signal) =>
+      channel.request(
+        'updateEmail',
+        { email: email.trim(), ...(hostOrigin ? { origin: hostOrigin } : {}) },
+        { ...options('updateEmail'), signal, timeout: approvalTimeout },
+      ),
+    ))
+  } catch (error) {
+    if (isUserRejection(error))
+      throw new LoginError(t('updateEmail.rejected'), ErrorCode.userRejected)
+    throw error
+  }
   storage.setItem(lastEmailUpdateKey, String(now))
   return action
 }
