@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createAnvilClients, devKey, type LocalAnvil, startAnvil } from '@porthole/dev-stack/anvil'
 import {
   deployTestNft,
@@ -321,5 +323,70 @@ describe('a node started afresh', () => {
     )
     expect(rows.map((row) => row.tx_hash)).not.toContain('0xgone')
     expect(rows).toHaveLength(before?.rows ?? -1)
+  })
+})
+
+describe('a node that refuses large log ranges', () => {
+  test('the range halves until the node answers, and nothing is lost', async () => {
+    // In front of anvil: eth_getLogs over more than 4 blocks is refused, as providers cap answers.
+    const refusing = createServer(async (request, response) => {
+      let body = ''
+      for await (const chunk of request) body += chunk
+      const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] }[] | object
+      const list = Array.isArray(calls) ? calls : [calls]
+      const answers = await Promise.all(
+        list.map(async (call: { id: number; method: string; params: unknown[] }) => {
+          const range =
+            call.method === 'eth_getLogs' ? (call.params[0] as Record<string, Hex>) : null
+          if (range && Number(range.toBlock) - Number(range.fromBlock) >= 4)
+            return {
+              jsonrpc: '2.0',
+              id: call.id,
+              error: { code: -32005, message: 'query returned more than 10000 results' },
+            }
+          const upstream = await fetch(anvil.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(call),
+          })
+          return upstream.json()
+        }),
+      )
+      response.setHeader('content-type', 'application/json')
+      response.end(JSON.stringify(Array.isArray(calls) ? answers : answers[0]))
+    })
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+    const { port } = refusing.address() as AddressInfo
+    try {
+      const indexer = createIndexer({
+        db: testDb.db,
+        chainId: 'eip155:31339',
+        rpcUrl: `http://127.0.0.1:${port}`,
+        start: 0n,
+        holder: 'small',
+        batchBlocks: 32,
+      })
+      const states = new Set<string>()
+      for (let step = 0; step < 500; step++) {
+        const result = await indexer.tick()
+        states.add(result.state)
+        if (result.state === 'idle') break
+      }
+      await indexer.stop()
+      expect(states).toContain('smaller')
+      expect(states).toContain('idle')
+      const [copy, main] = await Promise.all(
+        ['eip155:31339', 'eip155:31337'].map(async (id) => {
+          const [row] = await testDb.db.query<{ rows: number }>(
+            'SELECT count(*)::int AS rows FROM history_transfers WHERE chain_id = $1',
+            [id],
+          )
+          return row?.rows
+        }),
+      )
+      expect(copy).toBe(main)
+    } finally {
+      refusing.close()
+    }
   })
 })

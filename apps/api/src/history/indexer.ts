@@ -23,6 +23,7 @@ import { hostname } from 'node:os'
 import {
   type Address,
   type Block,
+  BlockNotFoundError,
   createPublicClient,
   decodeEventLog,
   type Hash,
@@ -66,6 +67,8 @@ export type TickResult =
   | { state: 'indexed'; from: bigint; to: bigint; transfers: number }
   | { state: 'reorg'; rewoundTo: bigint }
   | { state: 'idle'; head: bigint }
+  /** The node refused the range's logs: the next batch is `blocks` long. */
+  | { state: 'smaller'; blocks: number }
 
 export type Indexer = {
   /** One step: lease, reorganisation check, one batch. Resolves with what it did. */
@@ -274,6 +277,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     holder = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`,
     timeoutMs = 10_000,
   } = options
+  /** The blocks of the next batch: `batchBlocks`, halved while the node refuses a range's logs. */
+  let batchSize = batchBlocks
   const client: PublicClient = createPublicClient({
     transport: http(rpcUrl, { batch: { batchSize: 200 }, retryCount: 1, timeout: timeoutMs }),
   })
@@ -323,7 +328,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
       [chainId, next.toString(), reorgDepth],
     )
     for (const [index, { number, hash }] of stored.entries()) {
-      const onChain = await client.getBlock({ blockNumber: BigInt(number) }).catch(() => null)
+      // Only a block the node says it lacks counts as gone: any other error fails the
+      // tick (a rate-limited node must not rewind anything).
+      const onChain = await client
+        .getBlock({ blockNumber: BigInt(number) })
+        .catch((error: unknown) => {
+          if (error instanceof BlockNotFoundError) return null
+          throw error
+        })
       if (onChain?.hash?.toLowerCase() === hash) return index === 0 ? null : BigInt(number) + 1n
     }
     if (stored.length === 0) return null
@@ -445,15 +457,28 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
     const head = await client.getBlockNumber({ cacheTime: 0 })
     if (head < next) return { state: 'idle', head }
-    const last = head < next + BigInt(batchBlocks) - 1n ? head : next + BigInt(batchBlocks) - 1n
+    const size = BigInt(batchSize)
+    const last = head < next + size - 1n ? head : next + size - 1n
+    let logs: Log[]
+    try {
+      logs = (await client.getLogs({
+        events: transferEvents,
+        fromBlock: next,
+        toBlock: last,
+        strict: false,
+      })) as Log[]
+    } catch (error) {
+      // Too many logs for the node (its own cap, a size or time limit): a smaller range,
+      // down to one block; a single block the node cannot answer is an error.
+      if (batchSize === 1) throw error
+      batchSize = Math.max(1, Math.floor(batchSize / 2))
+      return { state: 'smaller', blocks: batchSize }
+    }
     const numbers: bigint[] = []
     for (let number = next; number <= last; number++) numbers.push(number)
-    const [blocks, logs] = await Promise.all([
-      Promise.all(
-        numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })),
-      ),
-      client.getLogs({ events: transferEvents, fromBlock: next, toBlock: last, strict: false }),
-    ])
+    const blocks = await Promise.all(
+      numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })),
+    )
     // The batch must extend what was read: a block replaced meanwhile is the next tick's reorg.
     const [stored] = await db.query<{ hash: string }>(
       'SELECT hash FROM history_blocks WHERE chain_id = $1 AND number = $2',
@@ -463,7 +488,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       return { state: 'reorg', rewoundTo: next }
     }
     const byBlock = new Map<bigint, Log[]>()
-    for (const log of logs as Log[]) {
+    for (const log of logs) {
       if (log.blockNumber === null) continue
       const list = byBlock.get(log.blockNumber) ?? []
       list.push(log)
@@ -508,6 +533,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       ])
     })
     if (!written) return { state: 'not-leader' }
+    // A batch that went through: the range grows back towards its size.
+    batchSize = Math.min(batchBlocks, batchSize * 2)
     return { state: 'indexed', from: next, to: last, transfers: rows.length }
   }
 
@@ -515,12 +542,31 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let timer: NodeJS.Timeout | undefined
   let current: Promise<unknown> = Promise.resolve()
 
+  // Reorganisations one after another (a node whose answers disagree with each other)
+  // wait longer each time and are reported, so a faulty node is not asked in a loop.
+  let reorgsInARow = 0
   const loop = () => {
     if (!running) return
     current = tick().then(
       (result) => {
-        const behind = result.state === 'indexed' || result.state === 'reorg'
-        if (running) timer = setTimeout(loop, behind ? 0 : pollMs)
+        reorgsInARow = result.state === 'reorg' ? reorgsInARow + 1 : 0
+        if (reorgsInARow >= 3)
+          onError?.(
+            new Error(
+              `${reorgsInARow} reorganisations in a row at block ${'rewoundTo' in result ? result.rewoundTo : '?'}`,
+            ),
+          )
+        // Behind: at once. A first reorganisation: at once; the next ones back off.
+        const backoff = Math.min(pollMs * 2 ** (reorgsInARow - 1), 60_000)
+        const wait =
+          result.state === 'indexed' || result.state === 'smaller'
+            ? 0
+            : result.state === 'reorg'
+              ? reorgsInARow === 1
+                ? 0
+                : backoff
+              : pollMs
+        if (running) timer = setTimeout(loop, wait)
       },
       (error: unknown) => {
         onError?.(error)

@@ -3,7 +3,7 @@ import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestDb, type TestDb } from '../../test/db.js'
 import { createApp } from '../app.js'
-import { createProject } from '../projects/projects.js'
+import { createProject, setProjectFeatures } from '../projects/projects.js'
 import { setProjectSpam } from './spam.js'
 
 let testDb: TestDb
@@ -75,6 +75,7 @@ describe("a project's spam list", () => {
       [`0x${'3'.repeat(64)}`, collection, account.toLowerCase()],
     )
     await createProject(testDb.db, { id: 'other-shop', name: 'Other', allowedOrigins: [] })
+    await setProjectFeatures(testDb.db, 'other-shop', { history: true })
     expect(
       await setProjectSpam(testDb.db, 'porthole-dev', {
         add: [`eip155:31337:${collection.toUpperCase().replace('0X', '0x')}`],
@@ -97,5 +98,123 @@ describe("a project's spam list", () => {
       await setProjectSpam(testDb.db, 'porthole-dev', { remove: [`eip155:31337:${collection}`] }),
     ).toEqual([])
     expect(await flagged('porthole-dev')).toBe(false)
+  })
+})
+
+describe('what a page holds, whatever the chain holds', () => {
+  const insert = (rows: unknown[][]) =>
+    testDb.db.query(
+      `INSERT INTO history_transfers (chain_id, tx_hash, log_index, sub_index, block_number, tx_index,
+         mined_at, status, kind, token, token_id, tx_from, from_address, to_address, amount)
+       SELECT 'eip155:31337', * FROM unnest($1::text[], $2::int[], $3::int[], $4::bigint[], $5::int[],
+         $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+         $13::text[], $14::numeric[])`,
+      rows[0]?.map((_, column) => rows.map((row) => row[column])),
+    )
+  const victim = `0x${'5'.repeat(40)}`
+  const stranger = `0x${'6'.repeat(40)}`
+  const fakeToken = `0x${'7'.repeat(40)}`
+  const page = async (address: string) =>
+    HistoryPage.parse(
+      await (
+        await get(`/account/${address}/history?projectId=porthole-dev&chainId=eip155:31337`)
+      ).json(),
+    )
+
+  test('address poisoning: a zero transfer, or a move out the account did not send of an unlisted token, is not shown', async () => {
+    const hash = (digit: string) => `0x${digit.repeat(64)}`
+    await insert([
+      // Sent by a stranger's contract: "victim → lookalike" of a fake USDC.
+      [
+        hash('7'),
+        0,
+        0,
+        20,
+        0,
+        '2026-11-20T00:00:00Z',
+        'confirmed',
+        'erc20',
+        fakeToken,
+        null,
+        stranger,
+        victim,
+        stranger,
+        '5',
+      ],
+      // A zero-amount transfer the victim "received".
+      [
+        hash('8'),
+        0,
+        0,
+        21,
+        0,
+        '2026-11-20T00:00:00Z',
+        'confirmed',
+        'erc20',
+        fakeToken,
+        null,
+        stranger,
+        stranger,
+        victim,
+        '0',
+      ],
+      // A real one: sent by the victim.
+      [
+        hash('9'),
+        0,
+        0,
+        22,
+        0,
+        '2026-11-20T00:00:00Z',
+        'confirmed',
+        'erc20',
+        fakeToken,
+        null,
+        victim,
+        victim,
+        stranger,
+        '3',
+      ],
+    ])
+    const { data } = await page(victim)
+    expect(data.map((tx) => tx.id)).toEqual([hash('9')])
+  })
+
+  test('a transaction moving thousands of NFTs to the account shows at most 100 of them', async () => {
+    const many = `0x${'4'.repeat(64)}`
+    await insert(
+      Array.from({ length: 1_500 }, (_, index) => [
+        many,
+        0,
+        index,
+        30,
+        0,
+        '2026-11-21T00:00:00Z',
+        'confirmed',
+        'erc1155',
+        fakeToken,
+        String(index),
+        stranger,
+        '0x0000000000000000000000000000000000000000',
+        stranger,
+        '1',
+      ]),
+    )
+    const { data } = await page(stranger)
+    expect(data.find((tx) => tx.id === many)?.transfers).toHaveLength(100)
+  })
+
+  test("a cursor past the database's integers is a 400, not a 500", async () => {
+    const cursor = Buffer.from('9999999999999999999:0').toString('base64url')
+    const response = await get(historyPath({ chainId: 'eip155:31337', cursor }))
+    expect(response.status).toBe(400)
+  })
+
+  test('a project with history off gets none', async () => {
+    await createProject(testDb.db, { id: 'no-history', name: 'N', allowedOrigins: [] })
+    const response = await get(
+      `/account/${account}/history?projectId=no-history&chainId=eip155:31337`,
+    )
+    expect(response.status).toBe(404)
   })
 })

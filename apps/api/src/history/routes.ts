@@ -27,7 +27,8 @@ const Cursor = z
   .max(128)
   .transform((value, context) => {
     const match = /^(\d{1,19}):(\d{1,9})$/.exec(Buffer.from(value, 'base64url').toString())
-    if (!match) {
+    // A block past PostgreSQL's bigint is no cursor of ours (a 400, not the database's 500).
+    if (!match || BigInt(match[1] as string) > 2n ** 63n - 1n) {
       context.addIssue({ code: 'custom', message: 'must be a cursor this endpoint returned' })
       return z.NEVER
     }
@@ -84,24 +85,33 @@ export async function readHistory(
     chainId,
     address,
     cursor,
+    listedTokens = [],
   }: {
     projectId: string
     chainId: string
     address: string
     cursor?: { block: bigint; txIndex: number } | undefined
+    /** The network's `TOKENS` addresses: their moves out of the account are always shown. */
+    listedTokens?: readonly string[]
   },
 ): Promise<HistoryPage> {
   const after = cursor ? [cursor.block.toString(), cursor.txIndex] : [null, null]
   // The page's transactions first (keyset on block and position), then their transfers.
+  // Each side reads its own index in order and stops early: a busy address (the zero
+  // address, a router) costs a page, never a scan of all its rows. A transaction can
+  // have many transfers, so each side takes distinct transactions, not rows.
+  const side = (column: 'from_address' | 'to_address') => `(
+       SELECT block_number, tx_index, tx_hash FROM (
+         SELECT DISTINCT ON (block_number, tx_index) block_number, tx_index, tx_hash
+         FROM history_transfers
+         WHERE chain_id = $1 AND ${column} = $2
+           AND ($3::bigint IS NULL OR (block_number, tx_index) < ($3::bigint, $4::int))
+         ORDER BY block_number DESC, tx_index DESC
+       ) AS d ORDER BY block_number DESC, tx_index DESC LIMIT $5)`
   const keys = await db.query<{ block_number: string; tx_index: number; tx_hash: string }>(
     `SELECT DISTINCT block_number, tx_index, tx_hash FROM (
-       SELECT block_number, tx_index, tx_hash FROM history_transfers
-       WHERE chain_id = $1 AND from_address = $2
-       UNION ALL
-       SELECT block_number, tx_index, tx_hash FROM history_transfers
-       WHERE chain_id = $1 AND to_address = $2
+       ${side('from_address')} UNION ALL ${side('to_address')}
      ) AS mine
-     WHERE $3::bigint IS NULL OR (block_number, tx_index) < ($3::bigint, $4::int)
      ORDER BY block_number DESC, tx_index DESC
      LIMIT $5`,
     [chainId, address, ...after, historyPageSize + 1],
@@ -111,6 +121,8 @@ export async function readHistory(
   const next =
     keys.length > historyPageSize && last ? encodeCursor(last.block_number, last.tx_index) : null
   if (page.length === 0) return { data: [], next: null }
+  // At most `maxTransfersPerTransaction` of each transaction, cut in SQL (an ERC-1155
+  // batch of thousands of ids must not be read whole).
   const rows = await db.query<Row>(
     `SELECT t.tx_hash, t.log_index, t.sub_index, t.block_number::text AS block_number, t.tx_index,
        t.mined_at, t.status, t.kind, t.token, t.token_id, t.tx_from, t.from_address, t.to_address,
@@ -118,17 +130,33 @@ export async function readHistory(
        EXISTS (SELECT 1 FROM history_spam s
                WHERE s.chain_id = t.chain_id AND s.address = t.token
                  AND s.project_id IN ('', $4)) AS is_spam
-     FROM history_transfers t
+     FROM unnest($2::text[]) AS page (tx_hash)
+     CROSS JOIN LATERAL (
+       SELECT * FROM history_transfers h
+       WHERE h.chain_id = $1 AND h.tx_hash = page.tx_hash
+         AND (h.from_address = $3 OR h.to_address = $3)
+         -- A token's move out of the account that it did not send, of a token not
+         -- listed for the network, or of nothing at all: address poisoning, not shown.
+         AND NOT (h.kind = 'erc20' AND (h.amount = 0 OR (
+           h.from_address = $3 AND h.tx_from <> $3 AND NOT (h.token = ANY($6::text[])))))
+       ORDER BY h.log_index, h.sub_index
+       LIMIT $5
+     ) AS t
      LEFT JOIN history_tokens k ON k.chain_id = t.chain_id AND k.address = t.token
-     WHERE t.chain_id = $1 AND t.tx_hash = ANY($2::text[])
-       AND (t.from_address = $3 OR t.to_address = $3)
      ORDER BY t.block_number DESC, t.tx_index DESC, t.log_index, t.sub_index`,
-    [chainId, page.map((key) => key.tx_hash), address, projectId],
+    [
+      chainId,
+      page.map((key) => key.tx_hash),
+      address,
+      projectId,
+      maxTransfersPerTransaction,
+      listedTokens.map((token) => token.toLowerCase()),
+    ],
   )
   const byHash = new Map<string, Row[]>()
   for (const row of rows) {
     const list = byHash.get(row.tx_hash) ?? []
-    if (list.length < maxTransfersPerTransaction) list.push(row)
+    list.push(row)
     byHash.set(row.tx_hash, list)
   }
   const data: HistoryTransaction[] = page.flatMap(({ tx_hash }) => {
@@ -192,7 +220,7 @@ export function createHistoryRoutes({
   app.get('/account/:address/history', async (c) => {
     const { project, query } = await readProjectQuery(c, db, HistoryQuery)
     const address = parseInput(EvmAccount, c.req.param('address'), 'path')
-    if (!indexedChains.has(query.chainId)) {
+    if (!indexedChains.has(query.chainId) || !project.features.history) {
       throw new HttpError(
         404,
         'history_unavailable',
@@ -212,6 +240,7 @@ export function createHistoryRoutes({
             chainId: query.chainId,
             address,
             cursor: query.cursor,
+            listedTokens: (config.tokenLists[query.chainId] ?? []).map((token) => token.address),
           })
     // An account's history is its own business: no shared cache keeps it.
     c.header('Cache-Control', 'private, no-store')
