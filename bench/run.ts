@@ -20,6 +20,7 @@ import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { measureApi } from './api.ts'
 import { framesHeap, launch, type Visit, visit } from './browser.ts'
+import { measureHistory } from './history.ts'
 import { buildPages, hostPages, portholeRows, servePages } from './hostPages.ts'
 import { measureProofOfWork } from './pow.ts'
 import { measureRpcProxy } from './rpc.ts'
@@ -523,6 +524,11 @@ async function main() {
     await measureRpcProxy(record)
     return finish()
   }
+  // `npm run bench -- --history`: the indexer and the history endpoint only.
+  if (process.argv.includes('--history')) {
+    await measureHistory(record)
+    return finish()
+  }
   // `npm run bench -- --api`: the API under load only (no build, no browser).
   if (process.argv.includes('--api')) {
     await measureApi(record)
@@ -535,6 +541,7 @@ async function main() {
   if (!pagesOnly) {
     await measureRpcProxy(record)
     await measureApi(record)
+    await measureHistory(record)
   }
   const stack = await startStack()
   const browser = await launch()
