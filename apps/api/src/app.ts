@@ -140,7 +140,14 @@ export function createApp({
   })
 
   app.route('/', createExplorerRoutes({ db, projects, now: cacheNow }))
-  app.route('/', createConfigRoutes({ projects, rpcUpstreams: config.rpcUpstreams }))
+  app.route(
+    '/',
+    createConfigRoutes({
+      projects,
+      rpcUpstreams: config.rpcUpstreams,
+      historyChains: config.historyIndexer,
+    }),
+  )
   app.route('/', createOriginsRoutes({ projects }))
   app.route('/', createAnalyticsRoutes({ db, config }))
   app.route('/', createRpcRoutes({ db, config, rpcTimeoutMs, limits: rpcLimits, warn: onWarning }))

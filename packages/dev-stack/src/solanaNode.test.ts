@@ -156,6 +156,30 @@ describe('createSolanaNode', () => {
     expect(landed?.meta?.postBalances[1]).toBe(LAMPORTS_PER_SOL / 4)
   })
 
+  test("getSignaturesForAddress lists an address's transactions newest first, paged by before", async () => {
+    const from = devSolanaKeypair(5)
+    const to = Keypair.generate().publicKey
+    const signatures: string[] = []
+    for (const lamports of [1_000_000, 2_000_000, 3_000_000])
+      signatures.push(
+        await sendAndConfirmTransaction(
+          connection,
+          new Transaction().add(transfer(from.publicKey, to, lamports)),
+          [from],
+        ),
+      )
+    const all = await connection.getSignaturesForAddress(to)
+    expect(all.map((entry) => entry.signature)).toEqual([...signatures].reverse())
+    expect(all[0]).toMatchObject({ err: null, confirmationStatus: 'finalized' })
+    expect(all[0]?.blockTime).toBeGreaterThan(0)
+    const page = await connection.getSignaturesForAddress(to, {
+      limit: 1,
+      before: signatures[2],
+    })
+    expect(page.map((entry) => entry.signature)).toEqual([signatures[1]])
+    expect(await connection.getSignaturesForAddress(Keypair.generate().publicKey)).toEqual([])
+  })
+
   test('the WebSocket notifies a signature and an account as the transaction lands', async () => {
     const from = devSolanaKeypair(4)
     const to = Keypair.generate().publicKey

@@ -389,6 +389,36 @@ export async function createSolanaNode(options: SolanaNodeOptions = {}): Promise
         }),
       )
     },
+    // The validator's: the signatures of transactions naming the address, newest first,
+    // before `before` (exclusive), back to `until` (exclusive), at most `limit` (1 to 1000).
+    getSignaturesForAddress: ([address, config]) => {
+      const key = toPublicKey(address).toBase58()
+      const { limit = 1000, before, until } = (config ?? {}) as {
+        limit?: number
+        before?: string
+        until?: string
+      }
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw invalidParams('limit must be 1 to 1000')
+      const newestFirst = [...landed.entries()].reverse()
+      const start =
+        before === undefined ? 0 : newestFirst.findIndex(([signature]) => signature === before) + 1
+      const found: unknown[] = []
+      for (const [signature, result] of newestFirst.slice(start)) {
+        if (signature === until || found.length === limit) break
+        const keys = result.transaction?.message.staticAccountKeys ?? []
+        if (!keys.some((account) => account.toBase58() === key)) continue
+        found.push({
+          signature,
+          slot: result.slot,
+          err: result.err,
+          memo: null,
+          blockTime: result.blockTime,
+          confirmationStatus: 'finalized',
+        })
+      }
+      return found
+    },
     getTransaction: ([signature, config]) => {
       const result = landed.get(String(signature))
       if (!result?.transaction) return null

@@ -85,6 +85,11 @@ export const ProjectConfig = z.strictObject({
    * widget cannot read balances there. Absent from an older API.
    */
   networksWithoutRpc: z.optional(z.array(NetworkId).check(z.maxLength(maxNetworks))),
+  /**
+   * Those of `networks` the API keeps a transaction history for
+   * (`HISTORY_INDEXER`): Activity is offered there only. Absent from an older API.
+   */
+  networksWithHistory: z.optional(z.array(NetworkId).check(z.maxLength(maxNetworks))),
 })
 export type ProjectConfig = z.infer<typeof ProjectConfig>
 

@@ -10,11 +10,12 @@ import { z } from './zod.js'
 /** Transactions in one page. */
 export const historyPageSize = 20
 
-const address = z.string().check(z.regex(/^0x[0-9a-f]{40}$/))
+/** An EVM address (lower case) or a Solana one (base58). */
+const address = z.string().check(z.regex(/^(0x[0-9a-f]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/))
 const digits = z.string().check(z.regex(/^\d{1,78}$/))
 const shortText = z.nullable(z.string().check(z.maxLength(64)))
 
-export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155'] as const
+export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155', 'spl'] as const
 
 export const HistoryTransfer = z.strictObject({
   /** `out`: the account sent it; `in`: it received it; `self`: both. */
@@ -42,8 +43,8 @@ export const HistoryTransfer = z.strictObject({
 export type HistoryTransfer = z.infer<typeof HistoryTransfer>
 
 export const HistoryTransaction = z.strictObject({
-  /** The transaction hash. */
-  id: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
+  /** The transaction hash (EVM), or its signature (Solana, base58). */
+  id: z.string().check(z.regex(/^(0x[0-9a-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/)),
   metadata: z.strictObject({
     /** ISO 8601, the block's time. */
     minedAt: z.string().check(z.maxLength(40)),

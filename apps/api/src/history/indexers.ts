@@ -20,7 +20,8 @@ export function startIndexers({
 }): { indexers: Indexer[]; stop(): Promise<void> } {
   const indexers = Object.entries(config.historyIndexer).flatMap(([chainId, start]) => {
     const rpcUrl = config.rpcUpstreams[chainId]
-    if (rpcUrl === undefined) return []
+    // An address-scoped network (Solana) is asked per page: nothing to follow.
+    if (rpcUrl === undefined || start === 'address') return []
     const indexer = createIndexer({
       db,
       chainId,

@@ -14,6 +14,7 @@ import { HttpError } from '../http/errors.js'
 import { clientIp, commonQuery, optionalParam, parseInput } from '../http/request.js'
 import { Caip2 } from '../http/schemas.js'
 import { readProjectQuery } from '../projects/projects.js'
+import { readSolanaHistory, SolanaAddress, SolanaSignature } from './solana.js'
 
 /** Most transfers of one transaction shown (an ERC-1155 batch may move thousands). */
 export const maxTransfersPerTransaction = 100
@@ -21,8 +22,8 @@ export const maxTransfersPerTransaction = 100
 /** Per IP: a page is a few indexed reads, and an Activity view reads one per scroll. */
 export const historyIpLimit = { limit: 120, windowSeconds: 60 }
 
-/** `block:txIndex`, base64url: where the next page starts (exclusive). */
-const Cursor = z
+/** `block:txIndex`, base64url: where the next page starts (exclusive), on an EVM network. */
+const EvmCursor = z
   .string()
   .max(128)
   .transform((value, context) => {
@@ -38,7 +39,13 @@ const Cursor = z
 export const HistoryQuery = z.strictObject({
   ...commonQuery,
   chainId: Caip2,
-  cursor: optionalParam(Cursor),
+  /** An EVM page's `block:txIndex` (base64url), or a Solana page's last signature. */
+  cursor: optionalParam(
+    z
+      .string()
+      .max(128)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor this endpoint returned'),
+  ),
   /** The seed's onramp filter: this server records no onramp purchases, so only its absence is served. */
   onramp: optionalParam(z.string().max(32)),
   /** The seed's cache option: `false` asks for an answer no cache kept. */
@@ -49,6 +56,7 @@ const EvmAccount = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address: 0x and 40 hex digits')
   .transform((value) => value.toLowerCase())
+const SolanaAccount = SolanaAddress.describe('a Solana address')
 
 const encodeCursor = (block: string, txIndex: number) =>
   Buffer.from(`${block}:${txIndex}`).toString('base64url')
@@ -219,7 +227,8 @@ export function createHistoryRoutes({
   const app = new Hono()
   app.get('/account/:address/history', async (c) => {
     const { project, query } = await readProjectQuery(c, db, HistoryQuery)
-    const address = parseInput(EvmAccount, c.req.param('address'), 'path')
+    const solana = query.chainId.startsWith('solana:')
+    const address = parseInput(solana ? SolanaAccount : EvmAccount, c.req.param('address'), 'path')
     if (!indexedChains.has(query.chainId) || !project.features.history) {
       throw new HttpError(
         404,
@@ -232,14 +241,25 @@ export function createHistoryRoutes({
       ...scaled(historyIpLimit, config.ipLimitScale),
       message: 'Too many history requests from this address',
     })
-    const body: HistoryPage =
-      query.onramp !== undefined && query.onramp !== ''
-        ? { data: [], next: null }
+    const onramp = query.onramp !== undefined && query.onramp !== ''
+    const body: HistoryPage = onramp
+      ? { data: [], next: null }
+      : solana
+        ? await readSolanaHistory({
+            rpcUrl: config.rpcUpstreams[query.chainId] as string,
+            chainId: query.chainId,
+            address,
+            before:
+              query.cursor === undefined
+                ? undefined
+                : parseInput(SolanaSignature, query.cursor, 'query'),
+          })
         : await readHistory(db, {
             projectId: project.id,
             chainId: query.chainId,
             address,
-            cursor: query.cursor,
+            cursor:
+              query.cursor === undefined ? undefined : parseInput(EvmCursor, query.cursor, 'query'),
             listedTokens: (config.tokenLists[query.chainId] ?? []).map((token) => token.address),
           })
     // An account's history is its own business: no shared cache keeps it.

@@ -430,6 +430,14 @@ describe('configFromEnv', () => {
     ],
     [{ HISTORY_INDEXER: '{"solana:x1y":0}' }, /HISTORY_INDEXER/],
     [{ HISTORY_INDEXER: '{"eip155:31337":-1}' }, /HISTORY_INDEXER/],
+    [{ HISTORY_INDEXER: '{"eip155:31337":"address"}' }, /HISTORY_INDEXER.*not built for eip155/],
+    [
+      {
+        RPC_UPSTREAMS: '{"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp":"https://sol.example"}',
+        HISTORY_INDEXER: '{"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp":0}',
+      },
+      /HISTORY_INDEXER.*a solana chain is "address"/,
+    ],
     [{ RPC_MAX_ANSWER_BYTES: '2MiB' }, /RPC_MAX_ANSWER_BYTES: must be a whole number of bytes/],
     [{ RPC_MAX_ANSWER_BYTES: '999999999' }, /RPC_MAX_ANSWER_BYTES: must be a whole number/],
     [{ IP_LIMIT_SCALE: '-5' }, /IP_LIMIT_SCALE: must be a whole number/],

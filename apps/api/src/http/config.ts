@@ -89,14 +89,38 @@ export const defaultTokenLists: TokenLists = {
 }
 
 /**
- * `HISTORY_INDEXER`: eip155 chain id → where its history starts, a block
- * number or `latest` (the head when the indexer first runs).
+ * `HISTORY_INDEXER`: chain id → how its history is kept. An eip155 chain is
+ * indexed from a block number or `latest` (the head when the indexer first
+ * runs); a solana chain is `address`: each page asked of its node when
+ * Activity asks (`getSignaturesForAddress`), nothing indexed ahead.
  */
-const HistoryIndexer = z.record(
-  Caip2.refine((id) => id.startsWith('eip155:'), 'must be an eip155 chain id'),
-  z.union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.literal('latest')]),
-  { error: 'must be a JSON object mapping eip155 chain ids to a block number or "latest"' },
-)
+const HistoryIndexer = z
+  .record(
+    Caip2.refine(
+      (id) => id.startsWith('eip155:') || id.startsWith('solana:'),
+      'must be an eip155 or solana chain id',
+    ),
+    z.union([
+      z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      z.literal('latest'),
+      z.literal('address'),
+    ]),
+    {
+      error:
+        'must be a JSON object mapping eip155 chain ids to a block number or "latest", solana chain ids to "address"',
+    },
+  )
+  .superRefine((chains, context) => {
+    for (const [chainId, mode] of Object.entries(chains))
+      if (chainId.startsWith('solana:') !== (mode === 'address'))
+        context.addIssue({
+          code: 'custom',
+          path: [chainId],
+          message: chainId.startsWith('solana:')
+            ? 'a solana chain is "address" (read from its node per page)'
+            : 'an eip155 chain is a block number or "latest" ("address" is not built for eip155)',
+        })
+  })
 
 /** A price in US dollars: positive and finite (a price of nothing is no price). */
 const UsdPrice = z.number().positive().max(1e15)
@@ -588,8 +612,9 @@ export const variables = {
       'must be a JSON object mapping eip155 chain ids to the block to start from, e.g. {"eip155:1":"latest"}',
     ).optional(),
     meaning:
-      'JSON: eip155 CAIP-2 chain id → the block its history starts at (a number, or `"latest"`: the head at the first start); each chain named must be in `RPC_UPSTREAMS`; see [Account history](#account-history)',
-    shownDefault: '`{"eip155:31337":0}` when `RPC_UPSTREAMS` names the dev chain, otherwise none',
+      'JSON: CAIP-2 chain id → how its history is kept: an eip155 chain from a block (a number, or `"latest"`: the head at the first start), a solana chain `"address"` (asked of its node per page); each chain named must be in `RPC_UPSTREAMS`; see [Account history](#account-history)',
+    shownDefault:
+      '`{"eip155:31337":0}` (and Solana Local `"address"`) when `RPC_UPSTREAMS` names the dev chain, otherwise none',
   },
   TOKENS: {
     schema: jsonVariable(
@@ -861,8 +886,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     corsOrigins: env_.CORS_ORIGINS,
     rpcUpstreams: env_.RPC_UPSTREAMS,
     rpcMaxAnswerBytes: env_.RPC_MAX_ANSWER_BYTES,
-    historyIndexer:
-      env_.HISTORY_INDEXER ?? (devChain in env_.RPC_UPSTREAMS ? { [devChain]: 0 } : {}),
+    historyIndexer: env_.HISTORY_INDEXER ?? devHistory(env_.RPC_UPSTREAMS),
     tokenLists: env_.TOKENS,
     priceTable: env_.PRICES,
     priceApi:
@@ -966,6 +990,17 @@ const publicSamples = ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']
 
 /** The dev stack's local chain: an upstream for it in production is a copied development setting. */
 const devChain = 'eip155:31337'
+/** The dev stack's Solana node (Solana Local). */
+const devSolanaChain = 'solana:B9JvWMvyqAfp6P4RGadbx9c67A6jMCPD'
+
+/** The dev stack's history: its anvil indexed from block 0, its Solana node per address. */
+function devHistory(upstreams: Readonly<Record<string, string>>) {
+  if (!Object.hasOwn(upstreams, devChain)) return {}
+  return {
+    [devChain]: 0,
+    ...(Object.hasOwn(upstreams, devSolanaChain) ? { [devSolanaChain]: 'address' as const } : {}),
+  }
+}
 
 /** The marker of the tokens checked into the repository for development and tests. */
 const notForProduction = 'not-for-production'

@@ -37,6 +37,8 @@ describe('GET /appkit/v1/config', () => {
       ...seededDevProject,
       // The test config's one upstream is the local chain's.
       networksWithoutRpc: seededDevProject.networks.filter((id) => id !== 'eip155:31337'),
+      // The dev project has history on; the test config indexes the local chain.
+      networksWithHistory: ['eip155:31337'],
     })
   })
 
@@ -55,7 +57,11 @@ describe('GET /appkit/v1/config', () => {
     const response = await app.request('/appkit/v1/config?projectId=with-features')
     const body = await response.json()
     expect(Api.ProjectConfig.parse(body)).toEqual(body)
-    expect(body).toEqual({ ...withFeatures, networksWithoutRpc: withFeatures.networks })
+    expect(body).toEqual({
+      ...withFeatures,
+      networksWithoutRpc: withFeatures.networks,
+      networksWithHistory: [],
+    })
   })
 
   test('serves Api.defaultNetworks for a project created without networks', async () => {

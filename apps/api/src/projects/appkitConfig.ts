@@ -14,9 +14,12 @@ const ConfigQuery = z.strictObject(commonQuery)
 export function createConfigRoutes({
   projects,
   rpcUpstreams,
+  historyChains = {},
 }: {
   projects: ProjectCache
   rpcUpstreams: Readonly<Record<string, string>>
+  /** `HISTORY_INDEXER`: the networks with a history. */
+  historyChains?: Readonly<Record<string, unknown>>
 }): Hono {
   const app = new Hono()
   app.get('/appkit/v1/config', async (c) => {
@@ -27,6 +30,9 @@ export function createConfigRoutes({
         features: project.features,
         networks: project.networks,
         networksWithoutRpc: project.networks.filter((network) => !(network in rpcUpstreams)),
+        networksWithHistory: project.features.history
+          ? project.networks.filter((network) => Object.hasOwn(historyChains, network))
+          : [],
       }),
     )
     return sendCached(c, body, projectCacheControl)

@@ -126,7 +126,7 @@ function ConnectedAccount(props: {
         <Tokens address={address} caipNetworkId={caipNetworkId} />
       ) : null}
 
-      {config.data?.features.history && caipNetworkId.startsWith('eip155:') ? (
+      {config.data?.networksWithHistory?.includes(caipNetworkId) ? (
         <ActivityEntry address={address} caipNetworkId={caipNetworkId} />
       ) : null}
 
