@@ -720,8 +720,9 @@ function decodeEmailChange(input: DecodeInput): Display {
       {
         type: 'fields',
         fields: [
-          { label: 'Current email', value: from },
-          { label: 'New email', value: to },
+          // Monospaced, as addresses are: I and l, 0 and O told apart.
+          { label: 'Current email', value: from, mono: true },
+          { label: 'New email', value: to, mono: true },
         ],
       },
     ],

@@ -70,6 +70,29 @@ describe('updateEmail', () => {
     expect(bare.requestApproval).not.toHaveBeenCalled()
   })
 
+  test('a look-alike in capitals is approved, and sent, as the address the API will store', async () => {
+    const { context, requestApproval } = await loggedIn()
+    await updateEmail({ email: ' Ada@GmaiI.com ' }, context, createCall())
+    expect(requestApproval.mock.calls[0]?.[0].params).toEqual({
+      from: 'ada@example.com',
+      to: 'ada@gmaii.com',
+    })
+    expect(updateCalls(context).map(({ args }) => args[1])).toEqual([{ email: 'ada@gmaii.com' }])
+  })
+
+  test('another account logged in while the window was open: nothing reaches the API', async () => {
+    let switchAccount: () => Promise<void> = async () => {}
+    const { context } = await loggedIn(() => switchAccount())
+    switchAccount = async () => {
+      const user = await context.storage.getUser()
+      if (user) await context.storage.setUser({ ...user, id: 'someone-else' })
+    }
+    await expect(
+      updateEmail({ email: 'ada@new.example' }, context, createCall()),
+    ).rejects.toMatchObject({ code: 4100 })
+    expect(updateCalls(context)).toHaveLength(0)
+  })
+
   test('rejected in the approval window: 4001, and the API never hears of it (nothing mailed)', async () => {
     const { context, requestApproval } = await loggedIn(() =>
       Promise.reject(new UserRejectedError()),

@@ -12,10 +12,13 @@ import type { Handler } from './handler.js'
  * one, in the approval window, a top-level window of the secure origin. A
  * rejection answers 4001 and changes nothing.
  */
-export const updateEmail = (async ({ email, origin }, context, { signal }) => {
+export const updateEmail = (async ({ email: typed, origin }, context, { signal }) => {
   const { user } = await requireSession(context)
   if (!user.email) throw new InvalidParamsError('This wallet has no email to change.')
-  if (email.toLowerCase() === user.email.toLowerCase())
+  // As the API stores it: the window shows (and the visitor approves) the very address
+  // that will be the login, not a look-alike in capitals (ada@gmaiI.com is ada@gmaii.com).
+  const email = typed.trim().toLowerCase()
+  if (email === user.email.toLowerCase())
     throw new InvalidParamsError("That is already this wallet's email.")
   // As for a signature: the browser's word on the host first (SECURITY.md 8).
   const host = context.ancestorOrigin() ?? origin
@@ -32,5 +35,10 @@ export const updateEmail = (async ({ email, origin }, context, { signal }) => {
     { signal },
   )
   if (signal.aborted) throw new AbortedError()
-  return withSession(context, (token) => context.api.updateEmail(token, { email }))
+  return withSession(context, (token, current) => {
+    // The approval was for this account: signed out and in as another meanwhile, nothing goes.
+    if (current.id !== user.id)
+      throw new NotLoggedInError('The wallet changed while the approval was open')
+    return context.api.updateEmail(token, { email })
+  })
 }) satisfies Handler<'updateEmail'>
