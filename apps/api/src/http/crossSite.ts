@@ -100,6 +100,7 @@ export const crossSiteExempt: readonly { method: string; path: string; reason: s
       ['PUT', '/admin/v1/projects/:id/networks'],
       ['PUT', '/admin/v1/projects/:id/features'],
       ['PUT', '/admin/v1/projects/:id/mail-budget'],
+      ['PUT', '/admin/v1/projects/:id/spam'],
     ] as const
   ).map(([method, path]) => ({
     method,
