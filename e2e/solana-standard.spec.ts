@@ -89,6 +89,14 @@ test('connects, shows SOL and PTT, sends both (exact amounts on the node), signs
   expect(await tokenAmount(receiver)).toBe(12_500_000n)
   expect(pttHeld - (await tokenAmount(owner))).toBe(12_500_000n)
 
+  // Activity: the SOL sent, asked of the node (Solana history is address-scoped).
+  await openModal(page)
+  await frame.getByRole('button', { name: /^Activity/ }).click()
+  const sent = frame.getByTestId('activity-row').filter({ hasText: '−0.25 SOL' })
+  await expect(sent).toHaveCount(1)
+  await expect(sent).toContainText(`To ${receiver.toBase58().slice(0, 4)}`)
+  await frame.getByRole('button', { name: 'Back' }).click()
+
   await openModal(page)
   await frame.getByRole('button', { name: 'Sign message' }).click()
   await frame.getByRole('textbox', { name: 'Message' }).fill('Hello from Porthole')

@@ -108,6 +108,19 @@ describe('Activity', () => {
       .toHaveTextContent('No transactions on this network yet')
   })
 
+  test('a transaction that moved nothing of the account shows as a transaction, with no amount', async () => {
+    const bare = { ...transaction(5, '2026-11-03T10:00:00Z'), transfers: [] }
+    serveApi({
+      'GET /appkit/v1/config': config,
+      'POST /v1/': rpc,
+      [`GET ${historyPath}`]: () => ({ data: [bare], next: null }),
+    })
+    await renderWidget({ history: ['Account', 'Activity'] })
+    const row = page.getByTestId('activity-row')
+    await expect.element(row).toHaveTextContent(/^Transaction/)
+    expect(row.getByTestId('activity-amount').element().textContent).toBe('')
+  })
+
   test('a pending send is listed above the mined ones until the history has it', async () => {
     addPending({
       hash: hash(99),

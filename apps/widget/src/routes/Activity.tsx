@@ -170,7 +170,11 @@ function describeTransfer(transfer: HistoryTransfer, native: NativeCoin): string
     return `${count}${collection} #${transfer.tokenId ?? '?'}`
   }
   const decimals = transfer.kind === 'native' ? native.decimals : transfer.token?.decimals
-  const symbol = transfer.kind === 'native' ? native.symbol : (transfer.token?.symbol ?? '')
+  // A token without a symbol (an SPL mint the node names no further) shows its address, shortened.
+  const symbol =
+    transfer.kind === 'native'
+      ? native.symbol
+      : (transfer.token?.symbol ?? (transfer.token ? truncate(transfer.token.address) : ''))
   if (decimals === null || decimals === undefined) return `${transfer.amount} ${symbol}`.trim()
   return `${formatBalance({ value: BigInt(transfer.amount), decimals })} ${symbol}`.trim()
 }
@@ -188,13 +192,17 @@ function TransactionRow({
   const first = shown[0] ?? transaction.transfers[0]
   const direction = first?.direction ?? 'out'
   const failed = transaction.metadata.status === 'failed'
+  // A transaction that moved nothing of the account's (a contract call, a token the
+  // node reports no balances for) is named as such, with no amount.
   const title = failed
     ? t('activity.failed')
-    : direction === 'in'
-      ? t('activity.received')
-      : direction === 'self'
-        ? t('activity.self')
-        : t('activity.sent')
+    : !first
+      ? t('activity.other')
+      : direction === 'in'
+        ? t('activity.received')
+        : direction === 'self'
+          ? t('activity.self')
+          : t('activity.sent')
   const amounts = shown.map((transfer) => describeTransfer(transfer, native)).join(', ')
   const counterparty = first ? truncate(first.counterparty) : ''
   return (
@@ -205,15 +213,17 @@ function TransactionRow({
     >
       <span className="flex min-w-0 flex-col">
         <span className={failed ? 'font-medium text-danger' : 'font-medium'}>{title}</span>
-        <span className="truncate text-xs text-muted">
-          {direction === 'in'
-            ? t('activity.from', { address: counterparty })
-            : t('activity.to', { address: counterparty })}
-        </span>
+        {first ? (
+          <span className="truncate text-xs text-muted">
+            {direction === 'in'
+              ? t('activity.from', { address: counterparty })
+              : t('activity.to', { address: counterparty })}
+          </span>
+        ) : null}
       </span>
       <span className="flex flex-col items-end">
         <span className="tabular-nums" data-testid="activity-amount">
-          {direction === 'in' ? '+' : direction === 'out' ? '−' : ''}
+          {!first ? '' : direction === 'in' ? '+' : direction === 'out' ? '−' : ''}
           {amounts}
         </span>
         <time className="text-xs text-muted" dateTime={transaction.metadata.minedAt}>
