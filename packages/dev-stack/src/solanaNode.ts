@@ -393,7 +393,11 @@ export async function createSolanaNode(options: SolanaNodeOptions = {}): Promise
     // before `before` (exclusive), back to `until` (exclusive), at most `limit` (1 to 1000).
     getSignaturesForAddress: ([address, config]) => {
       const key = toPublicKey(address).toBase58()
-      const { limit = 1000, before, until } = (config ?? {}) as {
+      const {
+        limit = 1000,
+        before,
+        until,
+      } = (config ?? {}) as {
         limit?: number
         before?: string
         until?: string
