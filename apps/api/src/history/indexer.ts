@@ -81,7 +81,7 @@ export type Indexer = {
 
 export const defaultBatchBlocks = 100
 export const defaultReorgDepth = 32
-export const defaultLeaseMs = 30_000
+export const defaultLeaseMs = 10_000
 export const defaultPollMs = 1_000
 /** An NFT contract minting to this many different accounts in one transaction is flagged as spam (README). */
 export const massMintRecipients = 20
