@@ -14,6 +14,7 @@ import { HttpError } from '../http/errors.js'
 import { clientIp, commonQuery, optionalParam, parseInput } from '../http/request.js'
 import { Caip2 } from '../http/schemas.js'
 import { readProjectQuery } from '../projects/projects.js'
+import { readEvmAddressHistory } from './evmAddress.js'
 import { readSolanaHistory, SolanaAddress, SolanaSignature } from './solana.js'
 
 /** Most transfers of one transaction shown (an ERC-1155 batch may move thousands). */
@@ -221,7 +222,7 @@ export function createHistoryRoutes({
 }: {
   db: Db
   config: Config
-  /** The networks an indexer follows (`HISTORY_INDEXER`). */
+  /** The networks with a history (`HISTORY_INDEXER`). */
   indexedChains: ReadonlySet<string>
 }): Hono {
   const app = new Hono()
@@ -254,14 +255,28 @@ export function createHistoryRoutes({
                 ? undefined
                 : parseInput(SolanaSignature, query.cursor, 'query'),
           })
-        : await readHistory(db, {
-            projectId: project.id,
-            chainId: query.chainId,
-            address,
-            cursor:
-              query.cursor === undefined ? undefined : parseInput(EvmCursor, query.cursor, 'query'),
-            listedTokens: (config.tokenLists[query.chainId] ?? []).map((token) => token.address),
-          })
+        : config.historyIndexer[query.chainId] === 'address'
+          ? await readEvmAddressHistory({
+              db,
+              rpcUrl: config.rpcUpstreams[query.chainId] as string,
+              chainId: query.chainId,
+              projectId: project.id,
+              address,
+              cursor:
+                query.cursor === undefined
+                  ? undefined
+                  : parseInput(EvmCursor, query.cursor, 'query'),
+            })
+          : await readHistory(db, {
+              projectId: project.id,
+              chainId: query.chainId,
+              address,
+              cursor:
+                query.cursor === undefined
+                  ? undefined
+                  : parseInput(EvmCursor, query.cursor, 'query'),
+              listedTokens: (config.tokenLists[query.chainId] ?? []).map((token) => token.address),
+            })
     // An account's history is its own business: no shared cache keeps it.
     c.header('Cache-Control', 'private, no-store')
     return c.json(body)

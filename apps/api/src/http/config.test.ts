@@ -122,6 +122,15 @@ describe('configFromEnv', () => {
     })
   })
 
+  test('HISTORY_INDEXER: an eip155 network may be address-scoped too', () => {
+    expect(
+      configFromEnv({
+        RPC_UPSTREAMS: '{"eip155:1":"https://rpc.example.com"}',
+        HISTORY_INDEXER: '{"eip155:1":"address"}',
+      }).historyIndexer,
+    ).toEqual({ 'eip155:1': 'address' })
+  })
+
   test('reads every variable', () => {
     expect(
       configFromEnv({
@@ -430,7 +439,6 @@ describe('configFromEnv', () => {
     ],
     [{ HISTORY_INDEXER: '{"solana:x1y":0}' }, /HISTORY_INDEXER/],
     [{ HISTORY_INDEXER: '{"eip155:31337":-1}' }, /HISTORY_INDEXER/],
-    [{ HISTORY_INDEXER: '{"eip155:31337":"address"}' }, /HISTORY_INDEXER.*not built for eip155/],
     [
       {
         RPC_UPSTREAMS: '{"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp":"https://sol.example"}',

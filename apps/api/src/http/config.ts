@@ -112,13 +112,11 @@ const HistoryIndexer = z
   )
   .superRefine((chains, context) => {
     for (const [chainId, mode] of Object.entries(chains))
-      if (chainId.startsWith('solana:') !== (mode === 'address'))
+      if (chainId.startsWith('solana:') && mode !== 'address')
         context.addIssue({
           code: 'custom',
           path: [chainId],
-          message: chainId.startsWith('solana:')
-            ? 'a solana chain is "address" (read from its node per page)'
-            : 'an eip155 chain is a block number or "latest" ("address" is not built for eip155)',
+          message: 'a solana chain is "address" (read from its node per page)',
         })
   })
 
@@ -612,7 +610,7 @@ export const variables = {
       'must be a JSON object mapping eip155 chain ids to the block to start from, e.g. {"eip155:1":"latest"}',
     ).optional(),
     meaning:
-      'JSON: CAIP-2 chain id → how its history is kept: an eip155 chain from a block (a number, or `"latest"`: the head at the first start), a solana chain `"address"` (asked of its node per page); each chain named must be in `RPC_UPSTREAMS`; see [Account history](#account-history)',
+      'JSON: CAIP-2 chain id → how its history is kept: an eip155 chain indexed from a block (a number, or `"latest"`: the head at the first start) or `"address"` (token transfers asked of its node per page), a solana chain `"address"`; each chain named must be in `RPC_UPSTREAMS`; see [Account history](#account-history)',
     shownDefault:
       '`{"eip155:31337":0}` (and Solana Local `"address"`) when `RPC_UPSTREAMS` names the dev chain, otherwise none',
   },
