@@ -22,6 +22,14 @@ export const maxTransfersPerTransaction = 100
 
 /** Per IP: a page is a few indexed reads, and an Activity view reads one per scroll. */
 export const historyIpLimit = { limit: 120, windowSeconds: 60 }
+/**
+ * Per IP, on an address-scoped network, where a page costs the node up to 40
+ * `eth_getLogs` (EVM) or 21 calls (Solana): the upstream's budget is the
+ * operator's, so a page is dearer.
+ */
+export const scopedHistoryIpLimit = { limit: 20, windowSeconds: 60 }
+/** Per project, on address-scoped networks: what all its visitors may ask of the nodes. */
+export const scopedHistoryProjectLimit = { limit: 600, windowSeconds: 60 }
 
 /** `block:txIndex`, base64url: where the next page starts (exclusive), on an EVM network. */
 const EvmCursor = z
@@ -242,6 +250,18 @@ export function createHistoryRoutes({
       ...scaled(historyIpLimit, config.ipLimitScale),
       message: 'Too many history requests from this address',
     })
+    if (config.historyIndexer[query.chainId] === 'address') {
+      await enforceRateLimit(db, {
+        key: `history-scoped-ip:${clientIp(c)}`,
+        ...scaled(scopedHistoryIpLimit, config.ipLimitScale),
+        message: 'Too many history requests from this address on a network asked per page',
+      })
+      await enforceRateLimit(db, {
+        key: `history-scoped-project:${project.id}`,
+        ...scopedHistoryProjectLimit,
+        message: 'Too many history requests for this project on networks asked per page',
+      })
+    }
     const onramp = query.onramp !== undefined && query.onramp !== ''
     const body: HistoryPage = onramp
       ? { data: [], next: null }

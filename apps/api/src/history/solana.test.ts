@@ -98,6 +98,26 @@ describe('a Solana account history, asked of the node (address-scoped)', () => {
     })
   })
 
+  test("pages asked of the node are limited per IP more tightly: the node's budget is the operator's", async () => {
+    const limited = createApp({
+      config: {
+        ...testDb.config,
+        ipLimitScale: 1,
+        rpcUpstreams: { [chainId]: node.url },
+        historyIndexer: { [chainId]: 'address' },
+      },
+      db: testDb.db,
+    })
+    const path = `/account/${freshSolanaAddress()}/history?projectId=porthole-dev&chainId=${chainId}`
+    const statuses: number[] = []
+    // One visitor of its own (the other tests' requests count against theirs).
+    const visitor = { incoming: { socket: { remoteAddress: '192.0.2.77' } } }
+    for (let request = 0; request < 21; request++)
+      statuses.push((await limited.request(path, {}, visitor)).status)
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200))
+    expect(statuses[20]).toBe(429)
+  })
+
   test('refuses an EVM address, a cursor that is no signature; a dead node is a 502', async () => {
     const base = `/account/${freshSolanaAddress()}/history?projectId=porthole-dev&chainId=${chainId}`
     expect(
