@@ -24,13 +24,13 @@ import {
   type Log,
   type PublicClient,
   pad,
-  parseAbi,
   toEventSelector,
   toHex,
 } from 'viem'
 import type { Db } from '../db/db.js'
 import { HttpError } from '../http/errors.js'
 import { decodeTransfer } from './indexer.js'
+import { learnTokens } from './tokens.js'
 
 /** Blocks per `eth_getLogs` window; most providers accept 2,000 to 10,000. */
 export const defaultWindowBlocks = 2_000
@@ -40,11 +40,6 @@ export const maxWindows = 10
 const transfer = toEventSelector('Transfer(address,address,uint256)')
 const single = toEventSelector('TransferSingle(address,address,address,uint256,uint256)')
 const batch = toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])')
-const metadataAbi = parseAbi([
-  'function name() view returns (string)',
-  'function symbol() view returns (string)',
-  'function decimals() view returns (uint8)',
-])
 
 const unavailable = (cause?: unknown) =>
   new HttpError(502, 'history_upstream', "The network's node did not answer the history", {
@@ -62,9 +57,6 @@ const clientFor = (rpcUrl: string) => {
   }
   return client
 }
-
-const text = (value: unknown) =>
-  typeof value === 'string' ? value.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, 64) : null
 
 /** One page of `address`'s token transfers on an address-scoped EVM network. */
 export async function readEvmAddressHistory({
@@ -173,7 +165,14 @@ export async function readEvmAddressHistory({
     Promise.all(pageHashes.map((hash) => client.getTransaction({ hash }))).catch((error) => {
       throw unavailable(error)
     }),
-    tokenMetadata(db, client, chainId, tokens),
+    // At most 20 contracts read per page: the rest are read on a later page.
+    learnTokens(
+      db,
+      client,
+      chainId,
+      tokens.map((address) => ({ address, erc20: true })),
+      20,
+    ),
     db.query<{ address: string }>(
       `SELECT address FROM history_spam WHERE chain_id = $1 AND project_id IN ('', $2)
        AND address = ANY($3::text[])`,
@@ -271,47 +270,3 @@ const before = (log: Log, cursor: { block: bigint; txIndex: number }) =>
 
 export const encodeCursor = (block: bigint, txIndex: number) =>
   Buffer.from(`${block}:${txIndex}`).toString('base64url')
-
-/** Name, symbol and decimals of `tokens`, read once per contract and kept in `history_tokens`. */
-async function tokenMetadata(
-  db: Db,
-  client: PublicClient,
-  chainId: string,
-  tokens: readonly string[],
-): Promise<Map<string, { name: string | null; symbol: string | null; decimals: number | null }>> {
-  if (tokens.length === 0) return new Map()
-  const known = await db.query<{
-    address: string
-    name: string | null
-    symbol: string | null
-    decimals: number | null
-  }>(
-    'SELECT address, name, symbol, decimals FROM history_tokens WHERE chain_id = $1 AND address = ANY($2::text[])',
-    [chainId, tokens],
-  )
-  const result = new Map(known.map((row) => [row.address, row]))
-  for (const address of tokens.filter((token) => !result.has(token)).slice(0, 20)) {
-    const read = (functionName: 'name' | 'symbol' | 'decimals') =>
-      client
-        .readContract({ address: address as Address, abi: metadataAbi, functionName })
-        .catch(() => null)
-    const [name, symbol, decimals] = await Promise.all([
-      read('name'),
-      read('symbol'),
-      read('decimals'),
-    ])
-    const row = {
-      address,
-      name: text(name),
-      symbol: text(symbol),
-      decimals: typeof decimals === 'number' && decimals <= 77 ? decimals : null,
-    }
-    await db.query(
-      `INSERT INTO history_tokens (chain_id, address, name, symbol, decimals)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [chainId, address, row.name, row.symbol, row.decimals],
-    )
-    result.set(address, row)
-  }
-  return result
-}

@@ -35,6 +35,7 @@ import {
   zeroAddress,
 } from 'viem'
 import type { Db, Queryable } from '../db/db.js'
+import { learnTokens } from './tokens.js'
 
 /** Where a network's indexing starts the first time: a block number, or the head at that moment. */
 export type StartBlock = bigint | 'latest'
@@ -94,11 +95,6 @@ export const transferEvents = parseAbi([
 ])
 const erc721Transfer = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
-])
-const metadataAbi = parseAbi([
-  'function name() view returns (string)',
-  'function symbol() view returns (string)',
-  'function decimals() view returns (uint8)',
 ])
 
 export type TransferKind = 'native' | 'erc20' | 'erc721' | 'erc1155'
@@ -260,8 +256,6 @@ export function massMinters(rows: readonly TransferRow[]): string[] {
 }
 
 const lowerHex = (value: string) => value.toLowerCase()
-const boundedText = (value: unknown) =>
-  typeof value === 'string' ? value.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0, 64) : null
 
 export function createIndexer(options: IndexerOptions): Indexer {
   const {
@@ -375,40 +369,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     return statuses
   }
 
-  /** Reads name, symbol and decimals of contracts not seen before (each may fail: null). */
-  async function learnTokens(rows: readonly TransferRow[]): Promise<void> {
-    const contracts = [...new Set(rows.flatMap((row) => (row.token ? [row.token] : [])))]
-    if (contracts.length === 0) return
-    const known = await db.query<{ address: string }>(
-      'SELECT address FROM history_tokens WHERE chain_id = $1 AND address = ANY($2::text[])',
-      [chainId, contracts],
-    )
-    const knownSet = new Set(known.map((row) => row.address))
-    for (const address of contracts.filter((contract) => !knownSet.has(contract))) {
-      const isErc20 = rows.some((row) => row.token === address && row.kind === 'erc20')
-      const read = (functionName: 'name' | 'symbol' | 'decimals') =>
-        client
-          .readContract({ address: address as Address, abi: metadataAbi, functionName })
-          .catch(() => null)
-      const [name, symbol, decimals] = await Promise.all([
-        read('name'),
-        read('symbol'),
-        isErc20 ? read('decimals') : null,
-      ])
-      await db.query(
-        `INSERT INTO history_tokens (chain_id, address, name, symbol, decimals)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [
-          chainId,
-          address,
-          boundedText(name),
-          boundedText(symbol),
-          typeof decimals === 'number' && decimals <= 77 ? decimals : null,
-        ],
-      )
-    }
-  }
-
   /**
    * A node started afresh (a dev chain, a testnet reset) has another genesis
    * block: everything stored of the old chain goes, and indexing starts over.
@@ -508,7 +468,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const rows = blocks.flatMap((block) =>
       transfersOf(block, byBlock.get(block.number as bigint) ?? [], statuses),
     )
-    await learnTokens(rows)
+    const tokens = new Map<string, boolean>()
+    for (const row of rows)
+      if (row.token) tokens.set(row.token, tokens.get(row.token) === true || row.kind === 'erc20')
+    await learnTokens(
+      db,
+      client,
+      chainId,
+      [...tokens].map(([address, erc20]) => ({ address, erc20 })),
+    )
     const written = await commit(next, async (tx) => {
       await insertTransfers(tx, chainId, rows)
       for (const contract of massMinters(rows)) {
