@@ -1,3 +1,4 @@
+import { ProjectConfig } from '@porthole/protocol/Api'
 import { TransactionExecutionError, UserRejectedRequestError } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { isUserRejection, messageOf } from './walletErrors.js'
@@ -136,5 +137,18 @@ describe('messageOf', () => {
     const long = `${'a'.repeat(150)}${'b'.repeat(150)}`
     expect(messageOf(new Error(`${long}\nmore`))).toBe(long.slice(0, 200))
     expect(messageOf(new Error('c'.repeat(200)))).toBe('c'.repeat(200))
+  })
+})
+
+describe('messageOf a schema error', () => {
+  test('an answer the widget cannot read never shows zod\'s text ("[" and a JSON list)', () => {
+    const parsed = ProjectConfig.safeParse({ features: {}, networks: 'eip155:1' })
+    expect(parsed.success).toBe(false)
+    const wrapped = new Error('Connection failed', { cause: parsed.error })
+    for (const error of [parsed.error, wrapped]) {
+      expect(messageOf(error)).toBe(
+        "Porthole's service sent an answer this page cannot read. Reload the page to update it.",
+      )
+    }
   })
 })

@@ -4,6 +4,7 @@
  * or a failure with a message fit to show.
  */
 import { ErrorCode, ErrorMessage } from '@porthole/protocol/Errors'
+import { t } from './i18n.js'
 
 const rejectionPattern = /user rejected|connection request reset/i
 
@@ -28,8 +29,17 @@ export function isUserRejection(error: unknown): boolean {
   )
 }
 
-/** A short message for the user: viem's `shortMessage`, else the first line of `message`. */
+/** zod's error (`issues` listed): an answer of the API this build does not know how to read. */
+const isSchemaError = ({ name, issues }: Layer & { name?: unknown; issues?: unknown }) =>
+  (name === 'ZodError' || name === '$ZodError') && Array.isArray(issues)
+
+/**
+ * A short message for the user: viem's `shortMessage`, else the first line of
+ * `message`. A schema error is never shown as it is (its first line is "[", a
+ * JSON list of issues): it says the page cannot read the answer.
+ */
 export function messageOf(error: unknown): string {
+  if (someLayer(error, isSchemaError)) return t('error.unreadableAnswer')
   const { shortMessage, message } = (error ?? {}) as { shortMessage?: unknown; message?: unknown }
   const text =
     typeof shortMessage === 'string' && shortMessage
