@@ -87,6 +87,63 @@ test('the admin page changes the origins of a project in use; its host stays con
   expect((await unchanged.json()).allowedOrigins).toEqual([origins.demo, 'https://shop.example'])
 })
 
+test("the admin page sets a project's history, its pending checks and its spam list", async ({
+  page,
+  request,
+}) => {
+  const projectId = `porthole-e2e-history-${test.info().workerIndex}-${Date.now()}`
+  const created = await request.post(`${api}/admin/v1/projects`, {
+    headers: { authorization: `Bearer ${e2eAdminToken}` },
+    data: { id: projectId, name: 'History e2e', networks: ['eip155:31337'] },
+  })
+  expect(created.status()).toBe(201)
+  const config = async () =>
+    (
+      await request.get(`${api}/appkit/v1/config?projectId=${projectId}`, {
+        headers: { origin: origins.widget },
+      })
+    ).json()
+
+  await page.goto(`${origins.api}/admin`)
+  await page.getByLabel('Admin token (ADMIN_TOKEN)').fill(e2eAdminToken)
+  await page.keyboard.press('Enter')
+  const section = page.getByRole('region', { name: `Project ${projectId}` })
+  const history = section.getByLabel('Transaction history (Activity)')
+  const poll = section.getByLabel(/^Check pending transactions every/)
+  await expect(history).not.toBeChecked()
+  await expect(poll).toHaveValue('')
+  await history.check()
+  await poll.fill('30')
+  await section.getByRole('button', { name: 'Save features' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Saved the features of ${projectId}.`)
+  // What the widget reads: Activity on the local chain, pending sends checked every 30 s.
+  expect(await config()).toMatchObject({
+    features: { history: true, pendingTransactionsPollMs: 30_000 },
+    networksWithHistory: ['eip155:31337'],
+  })
+  await poll.fill('soon')
+  await section.getByRole('button', { name: 'Save features' }).click()
+  await expect(page.getByRole('status')).toContainText('Not saved: the pending check interval')
+  expect((await config()).features.pendingTransactionsPollMs).toBe(30_000)
+
+  const spam = section.getByLabel(/^NFT contracts flagged as spam/)
+  const contract = `eip155:31337:0x${'Cd'.repeat(20)}`
+  await spam.fill(`${contract}\nnot-a-contract`)
+  await section.getByRole('button', { name: 'Save spam list' }).click()
+  await expect(page.getByRole('status')).toContainText(
+    "Not saved: 'not-a-contract' must be a CAIP-10",
+  )
+  await spam.fill(contract)
+  await section.getByRole('button', { name: 'Save spam list' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Saved the spam list of ${projectId}.`)
+  // Drawn again from the API: stored lower case.
+  await expect(spam).toHaveValue(contract.toLowerCase())
+  await spam.fill('')
+  await section.getByRole('button', { name: 'Save spam list' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Saved the spam list of ${projectId}.`)
+  await expect(spam).toHaveValue('')
+})
+
 test('a wrong token opens nothing and says so', async ({ page }) => {
   await page.goto(`${origins.api}/admin`)
   await page.getByLabel('Admin token (ADMIN_TOKEN)').fill('not-the-admin-token-not-the-admin-token')

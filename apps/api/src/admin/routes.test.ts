@@ -125,6 +125,17 @@ describe('the admin endpoints', () => {
     expect((await call('/admin/v1/projects/nobody/stats')).status).toBe(404)
   })
 
+  test('the spam list: GET reads it as PUT left it, and needs the token like every admin route', async () => {
+    await call('/admin/v1/projects', { method: 'POST', body: { id: 'flagging', name: 'F' } })
+    const read = async () => (await call('/admin/v1/projects/flagging/spam')).json()
+    expect(await read()).toEqual({ contracts: [] })
+    const contract = `eip155:31337:0x${'Ab'.repeat(20)}`
+    await call('/admin/v1/projects/flagging/spam', { method: 'PUT', body: { add: [contract] } })
+    expect(await read()).toEqual({ contracts: [contract.toLowerCase()] })
+    expect((await call('/admin/v1/projects/flagging/spam', { auth: null })).status).toBe(401)
+    expect((await call('/admin/v1/projects/nobody/spam')).status).toBe(404)
+  })
+
   test('a change is served at once: the origins endpoint the widget reads follows it, no restart', async () => {
     await call('/admin/v1/projects', {
       method: 'POST',
@@ -257,6 +268,8 @@ describe('the admin page', () => {
     expect(code).not.toContain('innerHTML')
     // The token is kept in memory only: a popup another site opens inherits a tab's sessionStorage.
     expect(code).not.toMatch(/sessionStorage|localStorage|document\.cookie/)
+    // It parses: a slip in the template it is written in (a "\n" unescaped) broke the whole page once.
+    expect(() => new Function(code)).not.toThrow()
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin')
   })
 })

@@ -160,6 +160,10 @@ export function createAdminRoutes({ db, config }: { db: Db; config: Config }): H
     const { mails } = await body(c, MailBudgetBody)
     return c.json(await refusing(() => admin.setMailBudget(id(c), mails)))
   })
+  app.get('/admin/v1/projects/:id/spam', async (c) =>
+    // No changes: the project's list as it stands.
+    c.json(await refusing(() => admin.setSpam(id(c), {}))),
+  )
   app.put('/admin/v1/projects/:id/spam', async (c) => {
     const changes = await body(c, SpamBody)
     return c.json(await refusing(() => admin.setSpam(id(c), changes)))
@@ -309,11 +313,31 @@ export const adminScript = `'use strict'
     const [email, emailLabel] = check(key + '-email', 'Email login', project.features.email)
     const [analytics, analyticsLabel] = check(key + '-analytics', 'Analytics', project.features.analytics)
     const [heavy, heavyLabel] = check(key + '-heavy', 'Heavy RPC calls', project.heavyRpc)
+    const [history, historyLabel] = check(key + '-history', 'Transaction history (Activity)', project.features.history)
+    const pollMs = project.features.pendingTransactionsPollMs
+    const poll = el('input', { type: 'text', inputMode: 'numeric', value: pollMs ? String(pollMs / 1000) : '' })
     const socials = el('input', { type: 'text', value: project.features.socials.join(', ') })
     const saveFeatures = el('button', { type: 'button', textContent: 'Save features' })
-    saveFeatures.onclick = () => save(saveFeatures, () => call('PUT', path(project.id, 'features'), {
-      email: email.checked, analytics: analytics.checked, heavyRpc: heavy.checked, socials: lines(socials.value),
-    }), 'Saved the features of ' + project.id + '.')
+    saveFeatures.onclick = () => save(saveFeatures, () => {
+      const seconds = poll.value.trim()
+      if (seconds !== '' && !/^[0-9]{1,4}$/.test(seconds))
+        return Promise.reject(new Error('the pending check interval must be whole seconds from 1 to 3600, or empty for off'))
+      return call('PUT', path(project.id, 'features'), {
+        email: email.checked, analytics: analytics.checked, history: history.checked, heavyRpc: heavy.checked,
+        socials: lines(socials.value), pendingTransactionsPollMs: seconds === '' ? null : Number(seconds) * 1000,
+      })
+    }, 'Saved the features of ' + project.id + '.')
+    const spamList = await call('GET', path(project.id, 'spam')).catch(() => null)
+    const spam = el('textarea', { rows: 2, value: spamList ? spamList.contracts.join('\\n') : '' })
+    const saveSpam = el('button', { type: 'button', textContent: 'Save spam list', disabled: spamList === null })
+    saveSpam.onclick = () => save(saveSpam, async () => {
+      const wanted = lines(spam.value).map((contract) => contract.toLowerCase())
+      await call('PUT', path(project.id, 'spam'), {
+        add: wanted.filter((contract) => !spamList.contracts.includes(contract)),
+        remove: spamList.contracts.filter((contract) => !wanted.includes(contract)),
+      })
+      return project
+    }, 'Saved the spam list of ' + project.id + '.')
     const usage = await call('GET', path(project.id, 'usage') + '?days=1').catch(() => null)
     const counters = usage === null ? 'Counters unavailable.' :
       'Today (UTC): mail budget ' + usage.mailBudget.mails + ' per ' + usage.mailBudget.windowMinutes + ' minutes' +
@@ -332,8 +356,10 @@ export const adminScript = `'use strict'
       el('h2', { textContent: project.name + ' (' + project.id + ')' }),
       ...field(key + '-origins', 'Allowed origins (one per line; none: dev hosts only)', origins), saveOrigins,
       ...field(key + '-networks', 'Networks (CAIP-2, the first is the default)', networks), saveNetworks, ...upstream,
-      el('fieldset', {}, [el('legend', { textContent: 'Features' }), emailLabel, analyticsLabel, heavyLabel,
-        ...field(key + '-socials', 'Social logins (google, github, apple, facebook, x, discord)', socials), saveFeatures]),
+      el('fieldset', {}, [el('legend', { textContent: 'Features' }), emailLabel, analyticsLabel, historyLabel, heavyLabel,
+        ...field(key + '-socials', 'Social logins (google, github, apple, facebook, x, discord)', socials),
+        ...field(key + '-poll', 'Check pending transactions every (seconds; empty: off)', poll), saveFeatures]),
+      ...field(key + '-spam', 'NFT contracts flagged as spam in Activity (CAIP-10, one per line)', spam), saveSpam,
       el('p', { textContent: counters }),
       el('p', { textContent: events }),
     ])
