@@ -20,7 +20,7 @@ import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
 import { measureApi } from './api.ts'
 import { framesHeap, launch, type Visit, visit } from './browser.ts'
-import { measureHistory } from './history.ts'
+import { measureActivity, measureHistory } from './history.ts'
 import { buildPages, hostPages, portholeRows, servePages } from './hostPages.ts'
 import { measureProofOfWork } from './pow.ts'
 import { measureRpcProxy } from './rpc.ts'
@@ -516,12 +516,26 @@ async function measureFlows(browser: Browser) {
   })
   await measureEmailLogin(browser)
   await measureProofOfWork(browser, record)
+  await measureActivity(browser, record, runs)
 }
 
 async function main() {
   // `npm run bench -- --rpc`: the RPC proxy's figures only (no build, no browser).
   if (process.argv.includes('--rpc')) {
     await measureRpcProxy(record)
+    return finish()
+  }
+  // `npm run bench -- --activity`: Activity in the browser on the stack only.
+  if (process.argv.includes('--activity')) {
+    ensureBuilt()
+    const stack = await startStack()
+    const browser = await launch()
+    try {
+      await measureActivity(browser, record, runs)
+    } finally {
+      await browser.close()
+      stack.stop()
+    }
     return finish()
   }
   // `npm run bench -- --history`: the indexer and the history endpoint only.

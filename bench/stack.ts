@@ -4,19 +4,47 @@
  * unless one already runs.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { ports } from '@porthole/dev-stack/stack'
 
 export const root = join(import.meta.dirname, '..')
 
+/** The newest modification time of the files under `dirs` (0 when none). */
+function newest(dirs: readonly string[]): number {
+  let latest = 0
+  for (const dir of dirs) {
+    const path = join(root, dir)
+    if (!existsSync(path)) continue
+    for (const entry of readdirSync(path, { recursive: true, withFileTypes: true }))
+      if (entry.isFile())
+        latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
+  }
+  return latest
+}
+
+/**
+ * Builds the browser parts when a build is missing or older than their
+ * sources (a stale widget measures old code, or fails against a newer API),
+ * or when `--build` asks.
+ */
 export function ensureBuilt() {
-  const built =
-    existsSync(join(root, 'packages/loader/dist/loader.js')) &&
-    existsSync(join(root, 'packages/loader/dist/loader-solana.js')) &&
-    existsSync(join(root, 'apps/widget/dist/.vite/manifest.json')) &&
-    existsSync(join(root, 'apps/secure-frame/dist/index.html'))
-  if (built && !process.argv.includes('--build')) return
+  const outputs = [
+    'packages/loader/dist/loader.js',
+    'packages/loader/dist/loader-solana.js',
+    'apps/widget/dist/.vite/manifest.json',
+    'apps/secure-frame/dist/index.html',
+  ].map((path) => join(root, path))
+  const built = outputs.every((path) => existsSync(path))
+  const sources = newest([
+    'apps/widget/src',
+    'apps/secure-frame/src',
+    'packages/loader/src',
+    'packages/protocol/src',
+    'packages/chains/src',
+  ])
+  const fresh = built && outputs.every((path) => statSync(path).mtimeMs >= sources)
+  if (fresh && !process.argv.includes('--build')) return
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
   if (build.status !== 0) throw new Error('The build failed.')
 }
