@@ -40,17 +40,20 @@ async function served(api: ApiProcess): Promise<string[]> {
 }
 
 test('an API killed mid-indexing (SIGKILL) and started again loses and repeats nothing', async () => {
-  // 12 transfers, each after 250 empty blocks: about 3,000 blocks to read, so the kill lands midway.
+  // 12 transfers, each after 250 empty blocks: about 3,000 blocks to read. Half are made
+  // while the first API starts, the rest while the second does, so the kill lands midway.
   const { walletClient, publicClient } = createAnvilClients({
     rpcUrl: anvil.url,
     privateKey: devKey(6),
   })
   const hashes: Hex[] = []
-  for (let index = 0; index < transfers; index++) {
-    await publicClient.request({ method: 'anvil_mine', params: ['0xfa'] } as never)
-    hashes.push(await walletClient.sendTransaction({ to: receiver, value: BigInt(index + 1) }))
+  const make = async (count: number) => {
+    for (let index = 0; index < count; index++) {
+      await publicClient.request({ method: 'anvil_mine', params: ['0xfa'] } as never)
+      hashes.push(await walletClient.sendTransaction({ to: receiver, value: BigInt(index + 1) }))
+    }
+    await publicClient.waitForTransactionReceipt({ hash: hashes.at(-1) as Hex })
   }
-  await publicClient.waitForTransactionReceipt({ hash: hashes.at(-1) as Hex })
 
   const env = {
     ...baseEnv,
@@ -58,7 +61,7 @@ test('an API killed mid-indexing (SIGKILL) and started again loses and repeats n
     RPC_UPSTREAMS: JSON.stringify({ 'eip155:31337': anvil.url }),
     IP_LIMIT_SCALE: '1000',
   }
-  const first = await startApiProcess(env)
+  const [first] = await Promise.all([startApiProcess(env), make(transfers / 2)])
   processes.push(first)
   // Killed once some, not all, are stored.
   await expect
@@ -68,7 +71,8 @@ test('an API killed mid-indexing (SIGKILL) and started again loses and repeats n
   await first.kill()
   expect(before).toBeLessThan(transfers)
 
-  const second = await startApiProcess(env)
+  // It held the network's lease: the second takes over once that lapses (10 s).
+  const [second] = await Promise.all([startApiProcess(env), make(transfers / 2)])
   processes.push(second)
   await expect
     .poll(async () => (await served(second)).length, { interval: 200, timeout: 60_000 })
