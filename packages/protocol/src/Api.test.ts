@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { Features, ProjectConfig } from './Api.js'
+import { OriginsResponse, ProjectConfig } from './Api.js'
 import { HistoryPage } from './History.js'
 import { Prices } from './Prices.js'
-import { Token, TokenList } from './Tokens.js'
+import { TokenList } from './Tokens.js'
 
 const features = {
   email: true,
@@ -12,39 +12,43 @@ const features = {
   history: true,
   analytics: false,
 }
+const token = { address: `0x${'1'.repeat(40)}`, name: 'Token', symbol: 'TKN', decimals: 18 }
 
-describe('the API answers are read leniently, what the operator writes strictly', () => {
-  test('an answer with a key a newer API adds is read without it', () => {
-    const later = { addedLater: 1 }
-    expect(
-      ProjectConfig.parse({
-        features: { ...features, ...later },
-        networks: ['eip155:1'],
-        ...later,
-      }),
-    ).toEqual({ features, networks: ['eip155:1'] })
-    expect(Prices.parse({ currency: 'USD', tokens: {}, ...later })).toEqual({
-      currency: 'USD',
-      tokens: {},
-    })
-    expect(HistoryPage.parse({ data: [], next: null, ...later })).toEqual({ data: [], next: null })
-    const token = { address: `0x${'1'.repeat(40)}`, name: 'Token', symbol: 'TKN', decimals: 18 }
-    expect(TokenList.parse({ tokens: [{ ...token, ...later }], ...later })).toEqual({
-      tokens: [token],
-    })
+/**
+ * SECURITY.md 18: the API's answers are HTTP input to the widget and the
+ * secure frame, parsed strictly. A release whose answers gain a field ships
+ * the widget and the secure frame first (docs/DEPLOY.md, Upgrades).
+ */
+describe('inv-18 the API answers the widget reads', () => {
+  const answers = [
+    ['the config', ProjectConfig, { features, networks: ['eip155:1'] }],
+    ['the origins', OriginsResponse, { allowedOrigins: ['https://shop.example'] }],
+    ['the prices', Prices, { currency: 'USD', tokens: {} }],
+    ['a history page', HistoryPage, { data: [], next: null }],
+    ['the tokens', TokenList, { tokens: [token] }],
+  ] as const
+
+  test.each(answers)('%s as served is read', (_, schema, answer) => {
+    expect(schema.parse(answer)).toEqual(answer)
   })
 
-  test('a known key with a wrong value is still refused', () => {
-    expect(
-      ProjectConfig.safeParse({ features: { ...features, email: 'yes' }, networks: ['eip155:1'] })
-        .success,
-    ).toBe(false)
-    expect(HistoryPage.safeParse({ data: [], next: 5 }).success).toBe(false)
+  test.each(answers)('%s with an unknown key is refused', (_, schema, answer) => {
+    expect(schema.safeParse({ ...answer, addedLater: 1 }).success).toBe(false)
   })
 
-  test('the features an operator sets, and a token an operator lists, refuse an unknown key', () => {
-    expect(Features.safeParse({ ...features, emial: true }).success).toBe(false)
-    const token = { address: `0x${'1'.repeat(40)}`, name: 'Token', symbol: 'TKN', decimals: 18 }
-    expect(Token.safeParse({ ...token, price: 1 }).success).toBe(false)
+  test.each(answers)(
+    '%s with a __proto__ key is refused, and pollutes nothing',
+    (_, schema, answer) => {
+      const body = JSON.parse(
+        `{${JSON.stringify(answer).slice(1, -1)},"__proto__":{"polluted":true,"allowedOrigins":["https://evil.example"]}}`,
+      )
+      expect(schema.safeParse(body).success).toBe(false)
+      expect(({} as { polluted?: unknown }).polluted).toBeUndefined()
+    },
+  )
+
+  test('an unknown key inside the features is refused too', () => {
+    const config = { features: { ...features, addedLater: true }, networks: ['eip155:1'] }
+    expect(ProjectConfig.safeParse(config).success).toBe(false)
   })
 })

@@ -37,10 +37,7 @@ export const socialProviders = [
 export const SocialProvider = z.enum(socialProviders)
 export type SocialProvider = z.infer<typeof SocialProvider>
 
-/**
- * A project's features, as the operator sets them (unknown names refused);
- * `ProjectConfig` reads the same fields from `GET /appkit/v1/config`.
- */
+/** A project's features, as `GET /appkit/v1/config` serves them. */
 export const Features = z.strictObject({
   email: z.boolean(),
   socials: z.array(SocialProvider).check(z.maxLength(socialProviders.length)),
@@ -79,15 +76,9 @@ export const defaultNetworks = ['eip155:1'] as const
 /**
  * A project's configuration, as `GET /appkit/v1/config` serves it. The first
  * of `networks` is the project's default network.
- *
- * The API's answers (this file, `History`, `Prices`, `Tokens`) are read with
- * `z.object`: a key the reader does not know is dropped, not refused. A widget
- * cached by a CDN or a visitor's browser keeps working when a newer API adds
- * a field (a strict schema made every connect fail with a ZodError). Tests of
- * the API compare whole answers, so a field sent by mistake still shows.
  */
-export const ProjectConfig = z.object({
-  features: z.object(Features.shape),
+export const ProjectConfig = z.strictObject({
+  features: Features,
   networks: z.array(NetworkId).check(z.minLength(1), z.maxLength(maxNetworks)),
   /**
    * Those of `networks` the API has no RPC upstream for (`RPC_UPSTREAMS`): the
@@ -105,7 +96,7 @@ export type ProjectConfig = z.infer<typeof ProjectConfig>
 const text = z.string().check(z.maxLength(2048))
 
 /** A wallet entry as `GET /getWallets` serves it; absent values are `null`. */
-export const WalletEntry = z.object({
+export const WalletEntry = z.strictObject({
   id: WalletId,
   name: z.string().check(z.minLength(1), z.maxLength(200)),
   image_id: z.nullable(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,128}$/))),
@@ -122,7 +113,7 @@ export type WalletEntry = z.infer<typeof WalletEntry>
 /** At most this many entries in one page (`entries` is capped there). */
 export const maxWalletEntries = 100
 
-export const WalletsPage = z.object({
+export const WalletsPage = z.strictObject({
   /** Matches before paging. */
   count: z.number().check(z.int(), z.minimum(0)),
   data: z.array(WalletEntry).check(z.maxLength(maxWalletEntries)),
@@ -133,21 +124,21 @@ export type WalletsPage = z.infer<typeof WalletsPage>
 export const maxAllowedOrigins = 100
 export const maxOriginLength = 300
 
-export const OriginsResponse = z.object({
+export const OriginsResponse = z.strictObject({
   allowedOrigins: z
     .array(z.string().check(z.maxLength(maxOriginLength)))
     .check(z.maxLength(maxAllowedOrigins)),
 })
 export type OriginsResponse = z.infer<typeof OriginsResponse>
 
-export const AnalyticsConfig = z.object({ isAnalyticsEnabled: z.boolean() })
+export const AnalyticsConfig = z.strictObject({ isAnalyticsEnabled: z.boolean() })
 
 /** The longest code and message of an `ErrorBody`. */
 export const errorBodyBounds = { code: 64, message: 2048 } as const
 
 /** Every error the API answers with (its JSON-RPC proxy aside). */
-export const ErrorBody = z.object({
-  error: z.object({
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({
     code: z.string().check(z.maxLength(errorBodyBounds.code)),
     message: z.string().check(z.maxLength(errorBodyBounds.message)),
   }),

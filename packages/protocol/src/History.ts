@@ -17,7 +17,7 @@ const shortText = z.nullable(z.string().check(z.maxLength(64)))
 
 export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155', 'spl'] as const
 
-export const HistoryTransfer = z.object({
+export const HistoryTransfer = z.strictObject({
   /** `out`: the account sent it; `in`: it received it; `self`: both. */
   direction: z.enum(['in', 'out', 'self']),
   kind: z.enum(transferKinds),
@@ -25,7 +25,7 @@ export const HistoryTransfer = z.object({
   amount: digits,
   /** The contract; null for the network's native coin. */
   token: z.nullable(
-    z.object({
+    z.strictObject({
       address,
       name: shortText,
       symbol: shortText,
@@ -38,14 +38,14 @@ export const HistoryTransfer = z.object({
   /** The other side of the transfer. */
   counterparty: address,
   /** Present on NFT transfers (the seed's shape). */
-  nft_info: z.nullable(z.object({ flags: z.object({ is_spam: z.boolean() }) })),
+  nft_info: z.nullable(z.strictObject({ flags: z.strictObject({ is_spam: z.boolean() }) })),
 })
 export type HistoryTransfer = z.infer<typeof HistoryTransfer>
 
-export const HistoryTransaction = z.object({
+export const HistoryTransaction = z.strictObject({
   /** The transaction hash (EVM), or its signature (Solana, base58). */
   id: z.string().check(z.regex(/^(0x[0-9a-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/)),
-  metadata: z.object({
+  metadata: z.strictObject({
     /** ISO 8601, the block's time. */
     minedAt: z.string().check(z.maxLength(40)),
     /** CAIP-2. */
@@ -59,7 +59,7 @@ export const HistoryTransaction = z.object({
 })
 export type HistoryTransaction = z.infer<typeof HistoryTransaction>
 
-export const HistoryPage = z.object({
+export const HistoryPage = z.strictObject({
   data: z.array(HistoryTransaction).check(z.maxLength(historyPageSize)),
   /** The cursor of the next page; null on the last. */
   next: z.nullable(z.string().check(z.maxLength(128))),

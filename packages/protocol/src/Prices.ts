@@ -12,7 +12,7 @@ export const UsdPrice = z.number().check(z.positive(), z.maximum(1e15))
 /** The most token prices in one answer: a token list's length (`Tokens.TokenList`). */
 export const maxPricedTokens = 100
 
-export const Prices = z.object({
+export const Prices = z.strictObject({
   currency: z.literal('USD'),
   native: z.optional(UsdPrice),
   /** Token address (as `GET /tokens` lists it) → price. */

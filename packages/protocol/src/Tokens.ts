@@ -10,7 +10,6 @@ export const EvmTokenAddress = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
 /** An SPL token's mint: a Solana address, 32 to 44 base58 characters (SPEC section 5). */
 export const SplMintAddress = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
 
-/** A token as the operator lists it (`TOKENS`; unknown keys refused) and the secure frame keeps it. */
 export const Token = z.strictObject({
   address: z.union([EvmTokenAddress, SplMintAddress]),
   name: z.string().check(z.minLength(1), z.maxLength(64)),
@@ -19,13 +18,7 @@ export const Token = z.strictObject({
 })
 export type Token = z.infer<typeof Token>
 
-/** The most tokens one network lists. */
-export const maxTokens = 100
-
-/** `GET /tokens`'s answer, read as every API answer is (`Api.ProjectConfig`): unknown keys dropped. */
-export const TokenList = z.object({
-  tokens: z.array(z.object(Token.shape)).check(z.maxLength(maxTokens)),
-})
+export const TokenList = z.strictObject({ tokens: z.array(Token).check(z.maxLength(100)) })
 export type TokenList = z.infer<typeof TokenList>
 
 /**

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ProjectId, SocialProvider } from '@porthole/protocol/Api'
 import { isHttpsOrLoopback, isHttpsOrPrivate, parseHost } from '@porthole/protocol/HostNames'
-import { fitsChain, maxTokens, Token } from '@porthole/protocol/Tokens'
+import { fitsChain, TokenList } from '@porthole/protocol/Tokens'
 import { z } from 'zod'
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from './clientIp.js'
 import { ConfigError } from './errors.js'
@@ -42,7 +42,7 @@ export const defaultPgliteDir = join(repoRoot, '.data', 'pglite')
 export const memoryDir = 'memory://'
 
 /** The tokens of one network, as `GET /tokens` serves them: at most 100. */
-const Tokens = z.array(Token).max(maxTokens)
+const Tokens = TokenList.shape.tokens
 
 /**
  * CAIP-2 chain id → the tokens `GET /tokens` lists for it: ERC-20 addresses on

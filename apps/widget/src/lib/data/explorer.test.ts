@@ -58,16 +58,8 @@ describe('getWallets', () => {
   })
 
   test('refuses a response that does not match the schema', async () => {
-    const { api } = fakeApi(() => ({ count: 1, data: [{ ...wallet(1), name: '' }] }))
+    const { api } = fakeApi(() => ({ count: 1, data: [{ ...wallet(1), extra: true }] }))
     await expect(getWallets({ page: 1, entries: 4 }, { api, projectId: 'p' })).rejects.toThrow()
-  })
-
-  test('drops a key a newer API adds to an entry: the page is read as before', async () => {
-    const { api } = fakeApi(() => ({ count: 1, data: [{ ...wallet(1), addedLater: true }] }))
-    await expect(getWallets({ page: 1, entries: 4 }, { api, projectId: 'p' })).resolves.toEqual({
-      count: 1,
-      data: [wallet(1)],
-    })
   })
 })
 

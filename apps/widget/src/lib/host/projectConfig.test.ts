@@ -32,22 +32,9 @@ describe('getProjectConfig', () => {
     })
   })
 
-  test('drops the keys a newer API adds, at the top and in features: a widget cached before them still connects', async () => {
-    const newer = {
-      features: { ...features, pendingTransactionsPollMs: 30_000, aFeatureOfTomorrow: true },
-      networks,
-      networksWithHistory: ['eip155:31337'],
-      aFieldOfTomorrow: { nested: [1, 2] },
-    }
-    await expect(getProjectConfig({ api: configApi(newer) })).resolves.toEqual({
-      features: { ...features, pendingTransactionsPollMs: 30_000 },
-      networks,
-      networksWithHistory: ['eip155:31337'],
-    })
-  })
-
   test.each([
     ['an unknown social', { features: { ...features, socials: ['myspace'] }, networks }],
+    ['an extra key', { features, networks, admin: true }],
     ['a missing feature', { features: { ...features, email: undefined }, networks }],
     ['no networks', { features, networks: [] }],
     ['a network that is not CAIP-2', { features, networks: ['mainnet'] }],
