@@ -19,7 +19,7 @@ import {
   secureFrameOf,
   startRequest,
 } from './embeddedFixtures.ts'
-import { hostState, openHost, origins, testWalletRow, widget } from './fixtures.ts'
+import { hostState, openHost, origins, scanQr, testWalletRow, widget } from './fixtures.ts'
 
 const hostButton = (page: Page) => page.getByRole('button', { name: 'Connect', exact: true })
 
@@ -317,7 +317,11 @@ test('axe: the views no other flow shows', async ({ page }) => {
   // Receive, from Account.
   await hostButton(page).click()
   await frame.getByRole('button', { name: 'Receive' }).click()
-  await expect(frame.getByRole('img', { name: /QR code of your address/ })).toBeVisible()
+  const qr = frame.getByRole('img', { name: /QR code of your address/ })
+  await expect(qr).toBeVisible()
+  // The code a phone scans is the connected address.
+  const { address } = await hostState(page)
+  expect((await scanQr(qr))?.toLowerCase()).toBe(address?.toLowerCase())
   await expectWidgetAccessible(page, 'Receive')
   await frame.getByRole('button', { name: 'Back' }).click()
   await frame.getByRole('button', { name: /Network/ }).click()
