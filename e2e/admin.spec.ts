@@ -125,6 +125,12 @@ test("the admin page sets a project's history, its pending checks and its spam l
   await section.getByRole('button', { name: 'Save features' }).click()
   await expect(page.getByRole('status')).toContainText('Not saved: the pending check interval')
   expect((await config()).features.pendingTransactionsPollMs).toBe(30_000)
+  // Milliseconds the CLI may have set show as decimal seconds, and save as they are.
+  await poll.fill('1.5')
+  await section.getByRole('button', { name: 'Save features' }).click()
+  await expect(page.getByRole('status')).toHaveText(`Saved the features of ${projectId}.`)
+  await expect(poll).toHaveValue('1.5')
+  expect((await config()).features.pendingTransactionsPollMs).toBe(1_500)
 
   const spam = section.getByLabel(/^NFT contracts flagged as spam/)
   const contract = `eip155:31337:0x${'Cd'.repeat(20)}`

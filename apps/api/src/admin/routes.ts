@@ -320,11 +320,11 @@ export const adminScript = `'use strict'
     const saveFeatures = el('button', { type: 'button', textContent: 'Save features' })
     saveFeatures.onclick = () => save(saveFeatures, () => {
       const seconds = poll.value.trim()
-      if (seconds !== '' && !/^[0-9]{1,4}$/.test(seconds))
-        return Promise.reject(new Error('the pending check interval must be whole seconds from 1 to 3600, or empty for off'))
+      if (seconds !== '' && !/^[0-9]{1,4}([.][0-9]{1,3})?$/.test(seconds))
+        return Promise.reject(new Error('the pending check interval must be seconds from 1 to 3600 (such as 30 or 1.5), or empty for off'))
       return call('PUT', path(project.id, 'features'), {
         email: email.checked, analytics: analytics.checked, history: history.checked, heavyRpc: heavy.checked,
-        socials: lines(socials.value), pendingTransactionsPollMs: seconds === '' ? null : Number(seconds) * 1000,
+        socials: lines(socials.value), pendingTransactionsPollMs: seconds === '' ? null : Math.round(Number(seconds) * 1000),
       })
     }, 'Saved the features of ' + project.id + '.')
     const spamList = await call('GET', path(project.id, 'spam')).catch(() => null)
@@ -332,10 +332,11 @@ export const adminScript = `'use strict'
     const saveSpam = el('button', { type: 'button', textContent: 'Save spam list', disabled: spamList === null })
     saveSpam.onclick = () => save(saveSpam, async () => {
       const wanted = lines(spam.value).map((contract) => contract.toLowerCase())
-      await call('PUT', path(project.id, 'spam'), {
-        add: wanted.filter((contract) => !spamList.contracts.includes(contract)),
-        remove: spamList.contracts.filter((contract) => !wanted.includes(contract)),
-      })
+      const add = wanted.filter((contract) => !spamList.contracts.includes(contract))
+      const remove = spamList.contracts.filter((contract) => !wanted.includes(contract))
+      // The endpoint takes at most 1,000 of each per call.
+      for (let at = 0; at < Math.max(add.length, remove.length); at += 1000)
+        await call('PUT', path(project.id, 'spam'), { add: add.slice(at, at + 1000), remove: remove.slice(at, at + 1000) })
       return project
     }, 'Saved the spam list of ' + project.id + '.')
     const usage = await call('GET', path(project.id, 'usage') + '?days=1').catch(() => null)

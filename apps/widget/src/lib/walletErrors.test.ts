@@ -152,3 +152,15 @@ describe('messageOf a schema error', () => {
     }
   })
 })
+
+test('an error whose getters throw is "Something went wrong", not a crash', () => {
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('gotcha')
+      },
+    },
+  )
+  expect(messageOf(hostile)).toBe('Something went wrong')
+})

@@ -39,13 +39,18 @@ const isSchemaError = ({ name, issues }: Layer & { name?: unknown; issues?: unkn
  * JSON list of issues): it says the page cannot read the answer.
  */
 export function messageOf(error: unknown): string {
-  if (someLayer(error, isSchemaError)) return t('error.unreadableAnswer')
-  const { shortMessage, message } = (error ?? {}) as { shortMessage?: unknown; message?: unknown }
-  const text =
-    typeof shortMessage === 'string' && shortMessage
-      ? shortMessage
-      : typeof message === 'string'
-        ? message
-        : ''
-  return (text.split('\n')[0] ?? '').slice(0, 200) || ErrorMessage.somethingWentWrong
+  try {
+    if (someLayer(error, isSchemaError)) return t('error.unreadableAnswer')
+    const { shortMessage, message } = (error ?? {}) as { shortMessage?: unknown; message?: unknown }
+    const text =
+      typeof shortMessage === 'string' && shortMessage
+        ? shortMessage
+        : typeof message === 'string'
+          ? message
+          : ''
+    return (text.split('\n')[0] ?? '').slice(0, 200) || ErrorMessage.somethingWentWrong
+  } catch {
+    // A wallet's error whose getters throw (a Proxy) is still only an error.
+    return ErrorMessage.somethingWentWrong
+  }
 }
