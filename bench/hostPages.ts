@@ -12,7 +12,7 @@ import { build } from 'esbuild'
 import type { Subject } from './browser.ts'
 
 /** Where the pages are served: a port of the dev stack's range that only the bench uses. */
-export const pagesPort = ports.demo + 9
+export const pagesPort = ports.benchPages
 const pagesOrigin = `http://127.0.0.1:${pagesPort}`
 
 /** The e2e project with no allow list: the dev defaults (loopback, `*.localhost`) pass. */

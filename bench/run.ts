@@ -161,7 +161,7 @@ function chunksFrom(manifest: Record<string, ManifestChunk>, key: string): strin
 }
 
 async function measureRoundTrip(browser: Browser) {
-  const port = ports.demo + 9
+  const port = ports.benchPages
   const server = createStaticServer({ root: join(root, 'bench/pages') })
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   try {

@@ -24,6 +24,8 @@ export const ports = {
   widgetB: 5182,
   hostB: 5183,
   apiB: 5184,
+  /** `npm run bench` and `bench:peers` only: the host pages they measure (bench/hostPages.ts). */
+  benchPages: 5185,
   anvil: 8545,
   /** The local Solana node (solanaNode.ts): JSON-RPC here, its WebSocket on the next port, as solana-test-validator's. */
   solana: 8899,
