@@ -3,7 +3,8 @@
  * `npm run bench:peers`: one visit per fresh browser context, timed inside
  * the page and inside the frame that holds the wallet list (animation-frame
  * polling from document start, on the clock every frame of the browser
- * shares), the JS heap of the page and of each cross-site frame, and the CPU
+ * shares, reported to the harness through a binding: nothing is evaluated
+ * in a frame while it boots), the JS heap of the page and of each cross-site frame, and the CPU
  * of every renderer throttled on demand.
  */
 import {
@@ -77,6 +78,27 @@ export async function visit(
   const context = await browser.newContext()
   try {
     await blockRemote(context)
+    // The page and the list's frame report through a binding: the harness never evaluates
+    // in a frame while it boots (an evaluation injects Playwright's own script there, whose
+    // parse a booting frame would pay for, and only a frame-hosted list like Porthole's).
+    let clicked!: (marks: Marks) => void
+    let listed!: (at: number) => void
+    const marksReported = new Promise<Marks>((resolve) => {
+      clicked = resolve
+    })
+    const listReported = new Promise<number>((resolve) => {
+      listed = resolve
+    })
+    await context.exposeBinding(reportBinding, ({ frame }, kind: unknown, value: unknown) => {
+      const listFrame = subject.list?.frameOrigin
+      if (kind === 'clicked' && frame === frame.page().mainFrame()) clicked(value as Marks)
+      if (
+        kind === 'listed' &&
+        typeof value === 'number' &&
+        (listFrame ? frame.url().startsWith(listFrame) : frame === frame.page().mainFrame())
+      )
+        listed(value)
+    })
     await context.addInitScript({
       content: script(watch, {
         button: subject.button,
@@ -85,18 +107,16 @@ export async function visit(
         count: subject.list?.count ?? 4,
         frameOrigin: subject.list?.frameOrigin ?? null,
         clickAfterLoad: options.clickAfterLoad ?? null,
+        binding: reportBinding,
       }),
     })
     const page = await context.newPage()
     if (options.cpuSlowdown) await throttleEveryRenderer(page, options.cpuSlowdown)
     await page.goto(subject.url, { waitUntil: 'commit' })
-    const marks = await within(
-      page.evaluate(() => (window as unknown as Watched).__bench.clicked),
-      `${subject.name}'s Connect never became usable.`,
-    )
+    const marks = await within(marksReported, `${subject.name}'s Connect never became usable.`)
     const result: Visit = { rendered: marks.rendered, usable: marks.usable }
     if (subject.list) {
-      const listAt = await listPaintedAt(page, subject.list.frameOrigin)
+      const listAt = await within(listReported, 'The wallet list never painted.')
       result.open = listAt - marks.clickedAt
       result.total = listAt - marks.navigationStart
     } else {
@@ -122,7 +142,8 @@ export const framesHeap = (visit: Visit) =>
 const script = <T>(fn: (arg: T) => void, arg: T) =>
   `(() => { const __name = (target) => target; (${fn})(${JSON.stringify(arg)}) })()`
 
-type Watched = { __bench: { clicked: Promise<Marks>; listed: Promise<number> } }
+/** The binding (`context.exposeBinding`) through which `watch` reports the click's marks and the list's paint. */
+const reportBinding = '__benchReport'
 
 /**
  * The init script of every frame: in the page, polls each animation frame
@@ -137,6 +158,7 @@ function watch(options: {
   count: number
   frameOrigin: string | null
   clickAfterLoad: number | null
+  binding: string
 }) {
   const clock = () => performance.timeOrigin + performance.now()
   const isTop = window === window.top
@@ -206,7 +228,13 @@ function watch(options: {
     if (inListFrame && !isTop) watchList(resolve)
     if (inListFrame && isTop) void clicked.then(() => watchList(resolve))
   })
-  Object.assign(window, { __bench: { clicked, listed } })
+  // The harness's binding, installed in every frame before this script runs.
+  const report = (kind: 'clicked' | 'listed', value: unknown) =>
+    (window as unknown as Record<string, (kind: string, value: unknown) => void>)[
+      options.binding
+    ]?.(kind, value)
+  void clicked.then((marks) => report('clicked', marks))
+  void listed.then((at) => report('listed', at))
 }
 
 /** Any URL but loopback's and `*.localhost`'s (data: and blob: URLs are never routed). */
@@ -224,30 +252,6 @@ function within<T>(promise: Promise<T>, message: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(message)), 30_000)
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-/** Resolves with the time (shared clock) the list's frame saw four rows painted. */
-async function listPaintedAt(page: Page, frameOrigin: string | undefined): Promise<number> {
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const frame = frameOrigin
-      ? page.frames().find((candidate) => candidate.url().startsWith(frameOrigin))
-      : page.mainFrame()
-    if (frame) {
-      try {
-        return await within(
-          frame.evaluate(() => (window as unknown as Watched).__bench.listed),
-          'The wallet list never painted.',
-        )
-      } catch (error) {
-        // The frame navigated under the evaluation (about:blank → its document): ask again.
-        if (!String(error).includes('context was destroyed')) throw error
-      }
-    } else {
-      await page.waitForEvent('framenavigated', { timeout: 30_000 })
-    }
-  }
-  throw new Error('The wallet list never painted.')
 }
 
 /** The JS heap used, after a garbage collection, in the page's renderer and each cross-site frame's. */
