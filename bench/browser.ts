@@ -265,6 +265,8 @@ async function heaps(page: Page): Promise<NonNullable<Visit['heap']>> {
   const pageHeap = await used(await page.context().newCDPSession(page))
   const frames: Record<string, number> = {}
   for (const frame of page.frames()) {
+    // A frame with no document yet (its URL still empty) has nothing of its own to weigh.
+    if (!URL.canParse(frame.url())) continue
     const session = await frameSession(frame)
     if (!session) continue
     // One renderer per site: frames of one origin share one heap.
