@@ -1,5 +1,6 @@
 /** Shared e2e helpers: the demo host, the widget frame, and the host-visible state. */
 import { expect, type Frame, type FrameLocator, type Locator, type Page } from '@playwright/test'
+import { svgPixels } from '@porthole/dev-stack/qrPixels'
 import { origins } from '@porthole/dev-stack/stack'
 import jsQR from 'jsqr'
 
@@ -150,26 +151,9 @@ export async function fillSend(
   await frame.getByRole('button', { name: 'Preview send' }).click()
 }
 
-/**
- * What a phone's scanner reads off the QR code `svg` (an `<svg>` element):
- * drawn on a white canvas in the page, its pixels decoded by jsQR here.
- */
+/** What a phone's scanner reads off the QR code `svg` (an `<svg>` element in a frame). */
 export async function scanQr(svg: Locator): Promise<string | undefined> {
   const size = 240
-  const pixels = await svg.evaluate(async (element, size) => {
-    const image = new Image()
-    const source = new XMLSerializer().serializeToString(element)
-    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(source)}`
-    await image.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = size
-    canvas.height = size
-    const context = canvas.getContext('2d')
-    if (!context) throw new Error('no 2d context')
-    context.fillStyle = '#fff'
-    context.fillRect(0, 0, size, size)
-    context.drawImage(image, 0, 0, size, size)
-    return Array.from(context.getImageData(0, 0, size, size).data)
-  }, size)
+  const pixels = await svg.evaluate(svgPixels, size)
   return jsQR(Uint8ClampedArray.from(pixels), size, size)?.data
 }

@@ -1,3 +1,4 @@
+import { svgPixels } from '@porthole/dev-stack/qrPixels'
 import jsQR from 'jsqr'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
@@ -27,20 +28,7 @@ afterEach(() => {
 /** What a phone's scanner reads: the SVG drawn on a canvas, decoded by jsQR. */
 async function decodeQr(svg: SVGSVGElement): Promise<string | undefined> {
   const size = 400
-  const image = new Image()
-  const source = new XMLSerializer().serializeToString(svg)
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(source)}`
-  await image.decode()
-  const canvas = document.createElement('canvas')
-  canvas.width = size
-  canvas.height = size
-  const context = canvas.getContext('2d')
-  if (!context) throw new Error('no 2d context')
-  context.fillStyle = '#fff'
-  context.fillRect(0, 0, size, size)
-  context.drawImage(image, 0, 0, size, size)
-  const { data } = context.getImageData(0, 0, size, size)
-  return jsQR(data, size, size)?.data
+  return jsQR(Uint8ClampedArray.from(await svgPixels(svg, size)), size, size)?.data
 }
 
 describe('Receive', () => {
