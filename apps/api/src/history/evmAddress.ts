@@ -29,6 +29,7 @@ import {
 } from 'viem'
 import type { Db } from '../db/db.js'
 import { HttpError } from '../http/errors.js'
+import { encodeCursor } from './cursor.js'
 import { decodeTransfer } from './indexer.js'
 import { learnTokens } from './tokens.js'
 
@@ -267,6 +268,3 @@ const fromRpc = (log: RpcLog): Log =>
 const before = (log: Log, cursor: { block: bigint; txIndex: number }) =>
   (log.blockNumber as bigint) < cursor.block ||
   (log.blockNumber === cursor.block && (log.transactionIndex ?? 0) < cursor.txIndex)
-
-export const encodeCursor = (block: bigint, txIndex: number) =>
-  Buffer.from(`${block}:${txIndex}`).toString('base64url')

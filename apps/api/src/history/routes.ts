@@ -14,6 +14,7 @@ import { HttpError } from '../http/errors.js'
 import { clientIp, commonQuery, optionalParam, parseInput } from '../http/request.js'
 import { Caip2 } from '../http/schemas.js'
 import { readProjectQuery } from '../projects/projects.js'
+import { EvmCursor, encodeCursor } from './cursor.js'
 import { readEvmAddressHistory } from './evmAddress.js'
 import { readSolanaHistory, SolanaAddress, SolanaSignature } from './solana.js'
 
@@ -30,20 +31,6 @@ export const historyIpLimit = { limit: 120, windowSeconds: 60 }
 export const scopedHistoryIpLimit = { limit: 20, windowSeconds: 60 }
 /** Per project, on address-scoped networks: what all its visitors may ask of the nodes. */
 export const scopedHistoryProjectLimit = { limit: 600, windowSeconds: 60 }
-
-/** `block:txIndex`, base64url: where the next page starts (exclusive), on an EVM network. */
-const EvmCursor = z
-  .string()
-  .max(128)
-  .transform((value, context) => {
-    const match = /^(\d{1,19}):(\d{1,9})$/.exec(Buffer.from(value, 'base64url').toString())
-    // A block past PostgreSQL's bigint is no cursor of ours (a 400, not the database's 500).
-    if (!match || BigInt(match[1] as string) > 2n ** 63n - 1n) {
-      context.addIssue({ code: 'custom', message: 'must be a cursor this endpoint returned' })
-      return z.NEVER
-    }
-    return { block: BigInt(match[1] as string), txIndex: Number(match[2]) }
-  })
 
 export const HistoryQuery = z.strictObject({
   ...commonQuery,
@@ -65,10 +52,6 @@ const EvmAccount = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address: 0x and 40 hex digits')
   .transform((value) => value.toLowerCase())
-const SolanaAccount = SolanaAddress.describe('a Solana address')
-
-const encodeCursor = (block: string, txIndex: number) =>
-  Buffer.from(`${block}:${txIndex}`).toString('base64url')
 
 type Row = {
   tx_hash: string
@@ -237,7 +220,7 @@ export function createHistoryRoutes({
   app.get('/account/:address/history', async (c) => {
     const { project, query } = await readProjectQuery(c, db, HistoryQuery)
     const solana = query.chainId.startsWith('solana:')
-    const address = parseInput(solana ? SolanaAccount : EvmAccount, c.req.param('address'), 'path')
+    const address = parseInput(solana ? SolanaAddress : EvmAccount, c.req.param('address'), 'path')
     if (!indexedChains.has(query.chainId) || !project.features.history) {
       throw new HttpError(
         404,
@@ -250,7 +233,8 @@ export function createHistoryRoutes({
       ...scaled(historyIpLimit, config.ipLimitScale),
       message: 'Too many history requests from this address',
     })
-    if (config.historyIndexer[query.chainId] === 'address') {
+    const scoped = config.historyIndexer[query.chainId] === 'address'
+    if (scoped) {
       await enforceRateLimit(db, {
         key: `history-scoped-ip:${clientIp(c)}`,
         ...scaled(scopedHistoryIpLimit, config.ipLimitScale),
@@ -262,41 +246,37 @@ export function createHistoryRoutes({
         message: 'Too many history requests for this project on networks asked per page',
       })
     }
+    const { cursor, chainId } = query
+    const rpcUrl = config.rpcUpstreams[chainId] as string
+    const evmCursor = () =>
+      cursor === undefined ? undefined : parseInput(EvmCursor, cursor, 'query')
+    const readPage = (): Promise<HistoryPage> => {
+      if (solana) {
+        const before =
+          cursor === undefined ? undefined : parseInput(SolanaSignature, cursor, 'query')
+        return readSolanaHistory({ rpcUrl, chainId, address, before })
+      }
+      if (scoped)
+        return readEvmAddressHistory({
+          db,
+          rpcUrl,
+          chainId,
+          projectId: project.id,
+          address,
+          cursor: evmCursor(),
+        })
+      const listedTokens = (config.tokenLists[chainId] ?? []).map((token) => token.address)
+      return readHistory(db, {
+        projectId: project.id,
+        chainId,
+        address,
+        cursor: evmCursor(),
+        listedTokens,
+      })
+    }
+    // The seed's onramp filter: no onramp purchases are recorded here.
     const onramp = query.onramp !== undefined && query.onramp !== ''
-    const body: HistoryPage = onramp
-      ? { data: [], next: null }
-      : solana
-        ? await readSolanaHistory({
-            rpcUrl: config.rpcUpstreams[query.chainId] as string,
-            chainId: query.chainId,
-            address,
-            before:
-              query.cursor === undefined
-                ? undefined
-                : parseInput(SolanaSignature, query.cursor, 'query'),
-          })
-        : config.historyIndexer[query.chainId] === 'address'
-          ? await readEvmAddressHistory({
-              db,
-              rpcUrl: config.rpcUpstreams[query.chainId] as string,
-              chainId: query.chainId,
-              projectId: project.id,
-              address,
-              cursor:
-                query.cursor === undefined
-                  ? undefined
-                  : parseInput(EvmCursor, query.cursor, 'query'),
-            })
-          : await readHistory(db, {
-              projectId: project.id,
-              chainId: query.chainId,
-              address,
-              cursor:
-                query.cursor === undefined
-                  ? undefined
-                  : parseInput(EvmCursor, query.cursor, 'query'),
-              listedTokens: (config.tokenLists[query.chainId] ?? []).map((token) => token.address),
-            })
+    const body: HistoryPage = onramp ? { data: [], next: null } : await readPage()
     // An account's history is its own business: no shared cache keeps it.
     c.header('Cache-Control', 'private, no-store')
     return c.json(body)
