@@ -33,18 +33,30 @@ export type Subject = {
    * the frame whose URL starts with `frameOrigin` (else the page). None: a
    * page without a modal (the bare page: its button does nothing).
    * `count`: the rows awaited, 4 unless the page shows fewer offline.
+   * `shownFrame`: for a list in a frame the page keeps transparent until it
+   * opens (Porthole's), that frame's element (CSS, in the top document): the
+   * list is painted once its rows are laid out and the page shows the frame.
+   * `interactiveRows`: the rows once they take a click (else `rows`).
    */
-  list?: { rows: string; frameOrigin?: string; count?: number }
+  list?: {
+    rows: string
+    frameOrigin?: string
+    count?: number
+    shownFrame?: string
+    interactiveRows?: string
+  }
 }
 
-/** Both in ms; `clickedAt` and `listAt` on the shared clock, `usable` from navigation start. */
+/** Both in ms; `clickedAt` on the shared clock, `usable` from navigation start. */
 type Marks = {
   rendered: number
   usable: number
   clickedAt: number
-  listAt?: number
   navigationStart: number
 }
+
+/** What the page and the list's frame report through the binding, each once. */
+type Report = 'clicked' | 'shown' | 'listed' | 'interactive'
 
 /** What one visit measured, in ms and bytes. */
 export type Visit = {
@@ -52,8 +64,10 @@ export type Visit = {
   rendered: number
   /** Navigation start → the Connect button usable (rendered, enabled, and `window.Wallet` where needed). */
   usable: number
-  /** Click → the first four rows of the list painted. */
+  /** Click → the first four rows of the list painted (laid out, in a frame the page shows). */
   open?: number
+  /** Click → the same rows taking clicks (Porthole's widget has taken the host's `open`). */
+  interactive?: number
   /** Navigation start → the list painted. */
   total?: number
   /** JS heap used after a garbage collection, the page's and each cross-site frame's (by origin). */
@@ -81,23 +95,25 @@ export async function visit(
     // The page and the list's frame report through a binding: the harness never evaluates
     // in a frame while it boots (an evaluation injects Playwright's own script there, whose
     // parse a booting frame would pay for, and only a frame-hosted list like Porthole's).
-    let clicked!: (marks: Marks) => void
-    let listed!: (at: number) => void
-    const marksReported = new Promise<Marks>((resolve) => {
-      clicked = resolve
-    })
-    const listReported = new Promise<number>((resolve) => {
-      listed = resolve
-    })
-    await context.exposeBinding(reportBinding, ({ frame }, kind: unknown, value: unknown) => {
+    const reported = new Map<Report, { promise: Promise<unknown>; resolve(value: unknown): void }>()
+    const reportOf = (kind: Report) => {
+      let report = reported.get(kind)
+      if (!report) {
+        let resolve!: (value: unknown) => void
+        const promise = new Promise<unknown>((settle) => {
+          resolve = settle
+        })
+        report = { promise, resolve }
+        reported.set(kind, report)
+      }
+      return report
+    }
+    await context.exposeBinding(reportBinding, ({ frame }, kind: Report, value: unknown) => {
       const listFrame = subject.list?.frameOrigin
-      if (kind === 'clicked' && frame === frame.page().mainFrame()) clicked(value as Marks)
-      if (
-        kind === 'listed' &&
-        typeof value === 'number' &&
-        (listFrame ? frame.url().startsWith(listFrame) : frame === frame.page().mainFrame())
-      )
-        listed(value)
+      const top = frame === frame.page().mainFrame()
+      const inListFrame = listFrame ? frame.url().startsWith(listFrame) : top
+      const from = kind === 'clicked' || kind === 'shown' ? top : inListFrame
+      if (from) reportOf(kind).resolve(value)
     })
     await context.addInitScript({
       content: script(watch, {
@@ -106,6 +122,8 @@ export async function visit(
         rows: subject.list?.rows ?? null,
         count: subject.list?.count ?? 4,
         frameOrigin: subject.list?.frameOrigin ?? null,
+        shownFrame: subject.list?.shownFrame ?? null,
+        interactiveRows: subject.list?.interactiveRows ?? null,
         clickAfterLoad: options.clickAfterLoad ?? null,
         binding: reportBinding,
       }),
@@ -113,12 +131,23 @@ export async function visit(
     const page = await context.newPage()
     if (options.cpuSlowdown) await throttleEveryRenderer(page, options.cpuSlowdown)
     await page.goto(subject.url, { waitUntil: 'commit' })
-    const marks = await within(marksReported, `${subject.name}'s Connect never became usable.`)
+    const marks = (await within(
+      reportOf('clicked').promise,
+      `${subject.name}'s Connect never became usable.`,
+    )) as Marks
     const result: Visit = { rendered: marks.rendered, usable: marks.usable }
     if (subject.list) {
-      const listAt = await within(listReported, 'The wallet list never painted.')
+      const at = (kind: Report, what: string) =>
+        within(reportOf(kind).promise, `The wallet list was never ${what}.`) as Promise<number>
+      // Painted once both hold: rows laid out in a frame the page shows (a frame
+      // that boots before the click lays them out before the page shows it).
+      const listAt = Math.max(
+        await at('listed', 'laid out'),
+        subject.list.shownFrame ? await at('shown', 'shown') : 0,
+      )
       result.open = listAt - marks.clickedAt
       result.total = listAt - marks.navigationStart
+      result.interactive = (await at('interactive', 'interactive')) - marks.clickedAt
     } else {
       // Nothing opens: let the click's frame go by before reading the heap.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)))
@@ -157,6 +186,8 @@ function watch(options: {
   rows: string | null
   count: number
   frameOrigin: string | null
+  shownFrame: string | null
+  interactiveRows: string | null
   clickAfterLoad: number | null
   binding: string
 }) {
@@ -179,15 +210,27 @@ function watch(options: {
     visit(document)
     return count
   }
-  const watchList = (resolve: (at: number) => void) => {
-    const rows = options.rows
-    if (rows === null) return
+  const watchRows = (rows: string, resolve: (at: number) => void) =>
     onEachFrame(() => {
       if (countRows(rows) < options.count) return false
       resolve(clock())
       return true
     })
+  const watchList = (listed: (at: number) => void, interactive: (at: number) => void) => {
+    const rows = options.rows
+    if (rows === null) return
+    watchRows(rows, listed)
+    watchRows(options.interactiveRows ?? rows, interactive)
   }
+  /** The list's frame shown by the page: not transparent, laid out. */
+  const watchShown = (selector: string, resolve: (at: number) => void) =>
+    onEachFrame(() => {
+      const frame = document.querySelector(selector)
+      if (!frame || frame.getClientRects().length === 0) return false
+      if (Number(getComputedStyle(frame).opacity) === 0) return false
+      resolve(clock())
+      return true
+    })
   let rendered: number | undefined
   const usableButton = () => {
     const button = document.querySelector<HTMLButtonElement>(options.button)
@@ -222,19 +265,21 @@ function watch(options: {
       return true
     })
   })
-  const listed = new Promise<number>((resolve) => {
-    const inListFrame = options.frameOrigin ? location.href.startsWith(options.frameOrigin) : isTop
-    // In the page, from the click on; in a frame of its own, from its start.
-    if (inListFrame && !isTop) watchList(resolve)
-    if (inListFrame && isTop) void clicked.then(() => watchList(resolve))
-  })
   // The harness's binding, installed in every frame before this script runs.
-  const report = (kind: 'clicked' | 'listed', value: unknown) =>
+  const report = (kind: 'clicked' | 'shown' | 'listed' | 'interactive', value: unknown) =>
     (window as unknown as Record<string, (kind: string, value: unknown) => void>)[
       options.binding
     ]?.(kind, value)
+  const listed = (at: number) => report('listed', at)
+  const interactive = (at: number) => report('interactive', at)
+  const inListFrame = options.frameOrigin ? location.href.startsWith(options.frameOrigin) : isTop
+  // In the page, from the click on; in a frame of its own, from its start.
+  if (inListFrame && !isTop) watchList(listed, interactive)
+  if (inListFrame && isTop) void clicked.then(() => watchList(listed, interactive))
+  const shownFrame = options.shownFrame
+  if (isTop && shownFrame !== null)
+    void clicked.then(() => watchShown(shownFrame, (at) => report('shown', at)))
   void clicked.then((marks) => report('clicked', marks))
-  void listed.then((at) => report('listed', at))
 }
 
 /** Any URL but loopback's and `*.localhost`'s (data: and blob: URLs are never routed). */

@@ -21,8 +21,12 @@ const benchProject = projects.e2e[0].id
 /** A page's source: its entry module and what its HTML head carries besides. */
 export type PageSource = { path: string; entry: string; head?: string }
 
-/** Porthole's wallet rows, in its widget frame, once the modal is open. */
-export const portholeRows = '[role="dialog"][data-open="true"] [data-wallet-id]'
+/** Porthole's wallet rows, in its widget frame: laid out from start-up (the frame is transparent until open). */
+export const portholeRows = '[role="dialog"] [data-wallet-id]'
+/** The same rows once the widget has taken the host's `open`: they take clicks and focus. */
+export const portholeOpenRows = '[role="dialog"][data-open="true"] [data-wallet-id]'
+/** The widget's frame in the host page, transparent until `open()` shows it. */
+export const portholeFrame = 'iframe[title="Porthole wallet"]'
 
 export const hostPages = {
   porthole: {
@@ -36,7 +40,12 @@ export const hostPages = {
       url: `${pagesOrigin}/porthole/`,
       button: '#connect',
       needsWallet: true,
-      list: { rows: portholeRows, frameOrigin: origins.widget },
+      list: {
+        rows: portholeRows,
+        frameOrigin: origins.widget,
+        shownFrame: portholeFrame,
+        interactiveRows: portholeOpenRows,
+      },
     },
   },
   bare: {

@@ -106,6 +106,7 @@ function figures({ cold, warm, slow }: Samples) {
     usable: cold.map((visit) => visit.usable),
     rendered: cold.map((visit) => visit.rendered),
     cold: defined(cold.map((visit) => visit.open)),
+    interactive: defined(cold.map((visit) => visit.interactive)),
     warm: defined(warm.map((visit) => visit.open)),
     total: defined(cold.map((visit) => visit.total)),
     slow: defined(slow.map((visit) => visit.total)),
@@ -119,6 +120,7 @@ type Figure = keyof ReturnType<typeof figures>
 const columns: { figure: Figure; title: string; digits: number }[] = [
   { figure: 'usable', title: 'nav → Connect usable', digits: 0 },
   { figure: 'cold', title: 'cold click → list', digits: 0 },
+  { figure: 'interactive', title: 'cold click → clickable', digits: 0 },
   { figure: 'warm', title: 'warm click → list', digits: 0 },
   { figure: 'total', title: 'nav → list', digits: 0 },
   { figure: 'slow', title: 'nav → list, 4× CPU', digits: 0 },

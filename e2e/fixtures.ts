@@ -39,6 +39,34 @@ export async function openHost(
   await page.waitForFunction(() => typeof (window as WalletWindow).Wallet?.getState === 'function')
 }
 
+/**
+ * The demo host (on `origin`) with its tag replaced by one carrying
+ * `attributes`, as a site would write it; waits until the new `window.Wallet` is ready.
+ */
+export async function openTaggedHost(
+  page: Page,
+  attributes: Record<string, string>,
+  origin: string = origins.demo,
+): Promise<void> {
+  await openHost(page, { origin })
+  await page.evaluate(
+    ({ src, attributes }) => {
+      const scope = window as unknown as { Wallet?: { destroy(): void } }
+      scope.Wallet?.destroy()
+      delete scope.Wallet
+      const script = document.createElement('script')
+      for (const [name, value] of Object.entries(attributes)) script.setAttribute(name, value)
+      script.src = src
+      document.head.append(script)
+    },
+    {
+      src: `${origins.widget}/loader.js`,
+      attributes: { 'data-project-id': 'porthole-dev', ...attributes },
+    },
+  )
+  await page.waitForFunction(() => typeof (window as WalletWindow).Wallet?.getState === 'function')
+}
+
 /** The widget iframe, located as a user would by its accessible title. */
 export const widget = (page: Page): FrameLocator =>
   page.frameLocator('iframe[title="Porthole wallet"]')

@@ -12,6 +12,7 @@ import {
   hostState,
   openHost,
   openModal,
+  openTaggedHost,
   origins,
   startEmailLogin,
   widget,
@@ -320,31 +321,13 @@ test.describe('theme', () => {
  * test; the secure frame keeps its own.
  */
 test.describe('site look (data-theme-accent, -radius, -font)', () => {
-  /** The demo host with its tag replaced by one carrying `attributes` (as a site would write it). */
+  /** The demo host with its tag replaced by one carrying `attributes`, its modal open. */
   async function openThemedHost(
     page: Page,
     attributes: Record<string, string>,
     origin: string = origins.demo,
   ) {
-    await openHost(page, { origin })
-    await page.evaluate(
-      ({ src, attributes }) => {
-        const scope = window as unknown as { Wallet?: { destroy(): void } }
-        scope.Wallet?.destroy()
-        delete scope.Wallet
-        const script = document.createElement('script')
-        for (const [name, value] of Object.entries(attributes)) script.setAttribute(name, value)
-        script.src = src
-        document.head.append(script)
-      },
-      {
-        src: `${origins.widget}/loader.js`,
-        attributes: { 'data-project-id': 'porthole-dev', ...attributes },
-      },
-    )
-    await page.waitForFunction(
-      () => typeof (window as { Wallet?: { getState?: unknown } }).Wallet?.getState === 'function',
-    )
+    await openTaggedHost(page, attributes, origin)
     await openModal(page)
   }
   const look = (frame: FrameLocator) =>

@@ -16,6 +16,32 @@
  * config imports it as it is.
  */
 
+/**
+ * Shows the built page's first paint (src/firstPaint.tsx: Connect rendered at
+ * build time, hidden in `#root`) in the theme the site asked for, the moment
+ * the parser reaches it, long before the app's JS has run: the page's one
+ * inline script, allowed by its hash (`firstPaintScriptHash`, in the CSP). A
+ * site with its own accent, radius or font (the loader's `theme*` parameters,
+ * src/lib/themeVariables.ts) waits for the app, which paints in its look; so
+ * does a page opened outside a frame. A source text, not a function, so
+ * every bundler hashes the same bytes.
+ */
+export const showFirstPaintSource = `(root, search, framed) => {
+  const params = new URLSearchParams(search)
+  const dialog = root?.querySelector('[role="dialog"]')
+  if (!dialog || !framed || ['themeAccent', 'themeRadius', 'themeFont'].some((name) => params.has(name))) return
+  const theme = params.get('theme')
+  const dark = matchMedia('(prefers-color-scheme: dark)').matches
+  dialog.dataset.theme = theme === 'light' || theme === 'dark' ? theme : dark ? 'dark' : 'light'
+  root.hidden = false
+}`
+
+/** The inline script after `#root` in the built page. */
+export const firstPaintScript = `(${showFirstPaintSource})(document.getElementById('root'), location.search, window.parent !== window)`
+
+/** Its CSP source (`src/runtimeConfig.test.ts` checks it against the script). */
+export const firstPaintScriptHash = "'sha256-m+3PZH7wp64aR7EDwYYsiKsMVTNHSuJamYAKJ6/V6rM='"
+
 /** The id of the JSON block (`<script type="application/json">`) in the page. */
 export const configElementId = 'porthole-config'
 
@@ -88,7 +114,7 @@ export function widgetCsp(config) {
   const secure = new URL(config.secureFrameUrl).origin
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'self' ${firstPaintScriptHash}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' ${api} data: blob:`,
     `connect-src 'self' ${api} ${relay}`,

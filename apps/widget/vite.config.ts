@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { build as esbuild } from 'esbuild'
-import { defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
-// By path: Vite loads a config's packages with Node, which runs no TypeScript.
+import { createServer, defineConfig, loadEnv, type Plugin, runnerImport } from 'vite'
 import { relayUrl as devRelayUrl, origins, ports } from '../../packages/dev-stack/src/stack.ts'
+// By path: Vite loads a config's packages with Node, which runs no TypeScript.
+import { recommendedWalletsCount } from '../../packages/protocol/src/Constants.ts'
 import { reactAliases } from './preact.ts'
-import { checkConfig, configElementId, configTags, type WidgetConfig } from './runtimeConfig.mjs'
+import {
+  checkConfig,
+  configElementId,
+  configTags,
+  firstPaintScript,
+  type WidgetConfig,
+} from './runtimeConfig.mjs'
 
 /**
  * The settings' parsers, shared with the bundle (`src/lib/env.ts`). Through
@@ -92,6 +100,89 @@ function prefetchScript(apiUrl: string): Plugin {
   }
 }
 
+/**
+ * The registry's first page, as `GET /getWallets` serves it to a project that
+ * filters nothing: its first wallets in the registry's order (the recommended
+ * one), and how many there are. Read from the registry the API seeds
+ * (apps/api/data/wallet-registry); only names and ids are painted.
+ */
+async function registryFirstPage(): Promise<unknown> {
+  const path = fileURLToPath(new URL('../api/data/wallet-registry/wallets.json', import.meta.url))
+  const registry = JSON.parse(await readFile(path, 'utf8')) as Record<
+    string,
+    { id: string; name: string; chains: string[] }
+  >
+  const wallets = Object.values(registry)
+  return {
+    count: wallets.length,
+    data: wallets.slice(0, recommendedWalletsCount).map(({ id, name, chains }) => ({
+      id,
+      name,
+      image_id: null,
+      rdns: null,
+      chains,
+      homepage: null,
+      mobile_link: null,
+      desktop_link: null,
+      webapp_link: null,
+      badge_type: null,
+    })),
+  }
+}
+
+/**
+ * The first paint in the built page (src/firstPaint.tsx): Connect's first
+ * render, made here through Vite's SSR loader (the same modules and aliases as
+ * the bundle), put in `#root`, hidden, with the inline script that shows it in
+ * the site's theme (runtimeConfig.mjs `firstPaintScript`); and the stylesheet
+ * inlined, since a linked one would hold the paint until it arrived with the
+ * app's JS.
+ */
+function firstPaint(mode: string): Plugin {
+  return {
+    name: 'porthole-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html, { bundle }) {
+        const link = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/
+        const stylesheet = bundle?.[html.match(link)?.[1] ?? '']
+        if (stylesheet?.type !== 'asset') throw new Error('The built page links no stylesheet.')
+        const css = String(stylesheet.source)
+        if (css.includes('</')) throw new Error('The stylesheet cannot be inlined: it holds "</".')
+        const server = await createServer({
+          configFile: fileURLToPath(new URL('./vite.config.ts', import.meta.url)),
+          root: fileURLToPath(new URL('.', import.meta.url)),
+          mode,
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false },
+          optimizeDeps: { noDiscovery: true, include: [] },
+          // Every module through Vite, so React resolves to Preact as in the bundle.
+          ssr: { noExternal: true },
+        })
+        let markup: string
+        try {
+          const { renderFirstPaint } = (await server.ssrLoadModule(
+            '/src/firstPaint.tsx',
+          )) as typeof import('./src/firstPaint.js')
+          markup = await renderFirstPaint(await registryFirstPage())
+        } finally {
+          await server.close()
+        }
+        const root = '<div id="root"></div>'
+        if (!html.includes(root)) throw new Error('The built page has no empty #root.')
+        return html
+          .replace(link, () => `<style>${css}</style>`)
+          .replace(
+            root,
+            () => `<div id="root" hidden>${markup}</div>\n    <script>${firstPaintScript}</script>`,
+          )
+      },
+    },
+  }
+}
+
 export default defineConfig(({ mode }) => {
   const env = {
     ...loadEnv(mode, fileURLToPath(new URL('.', import.meta.url)), 'VITE_'),
@@ -124,6 +215,7 @@ export default defineConfig(({ mode }) => {
         }),
       ),
       prefetchScript(apiUrl),
+      firstPaint(mode),
     ],
     define: {
       'import.meta.env.VITE_API_URL': JSON.stringify(apiUrl),

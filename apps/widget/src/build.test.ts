@@ -6,13 +6,16 @@
  * code (later views import them dynamically); which modules each chunk holds
  * is recorded from the bundler while it writes them.
  */
+import { createHash } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { recommendedWalletsCount } from '@porthole/protocol/Constants'
 import { build, type Manifest, type ManifestChunk, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { firstPaintScript, firstPaintScriptHash } from '../runtimeConfig.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const forbidden = ['wagmi', 'viem', '@solana', 'walletconnect'] as const
@@ -192,5 +195,45 @@ describe('the start-up bundle', () => {
     )
     expect(gzip).toBeLessThan(entryBudget)
     expect(brotli).toBeLessThan(entryBrotliBudget)
+  })
+})
+
+describe('the first paint (src/firstPaint.tsx)', () => {
+  const page = () => readFile(join(shipped, 'index.html'), 'utf8')
+
+  test('the page holds Connect, hidden and inert, with WalletConnect and the registry’s first wallets', async () => {
+    const html = await page()
+    const paint = html.match(/<div id="root" hidden>([\s\S]*?)<\/div>\s*<script>/)?.[1] ?? ''
+    expect(paint).toMatch(/^<div inert[ >]/)
+    expect(paint).toContain('role="dialog"')
+    expect(paint).toContain('data-open="false"')
+    expect(paint).toContain('>Connect Wallet</h2>')
+    const registry = JSON.parse(
+      await readFile(join(root, '../api/data/wallet-registry/wallets.json'), 'utf8'),
+    ) as Record<string, { id: string }>
+    const ids = [...paint.matchAll(/data-wallet-id="([^"]+)"/g)].map(([, id]) => id)
+    expect(ids).toEqual(
+      Object.values(registry)
+        .slice(0, recommendedWalletsCount)
+        .map((wallet) => wallet.id),
+    )
+    // No logo: its URL names the project, which only the frame's URL says.
+    expect(paint).not.toContain('<img')
+  })
+
+  test('its stylesheet is inlined: nothing holds the paint for a file', async () => {
+    const html = await page()
+    expect(html).not.toMatch(/<link rel="stylesheet"/)
+    expect(html).toMatch(/<style>[\s\S]*\.bg-surface[\s\S]*<\/style>/)
+  })
+
+  test('the one inline script is the one its CSP allows by hash', async () => {
+    const html = await page()
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, text]) => text)
+    expect(inline).toEqual([firstPaintScript])
+    const hash = `'sha256-${createHash('sha256').update(firstPaintScript).digest('base64')}'`
+    expect(firstPaintScriptHash).toBe(hash)
+    const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? ''
+    expect(csp).toContain(`script-src 'self' ${hash};`)
   })
 })

@@ -135,12 +135,17 @@ if (projectId !== null) prefetchAllowedOrigins(projectId)
 void earlyAnswers(firstRenderWait).then(() => {
   if (projectId !== null) loadConnectData(projectId)
   const root = document.getElementById('root')
-  if (root)
+  if (root) {
+    // Over the built page's first paint (src/firstPaint.tsx), reusing its
+    // elements; shown here when the prefetch script left it hidden (a site's
+    // own look), in the same task: nothing paints in between.
     createRoot(root).render(
       <StrictMode>
         <App />
       </StrictMode>,
     )
+    root.hidden = false
+  }
   // After Connect's first paint: the views a wallet choice leads to.
   requestAnimationFrame(() => setTimeout(() => void preloadListViews().catch(() => undefined)))
 })

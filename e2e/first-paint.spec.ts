@@ -1,0 +1,106 @@
+/**
+ * The built page's first paint (apps/widget/src/firstPaint.tsx): a cold
+ * widget frame paints Connect from its HTML, before its JS has run, in the
+ * site's theme, and nothing in it takes a click until the app has taken over.
+ * The app's JS is held back here (its entry aborted), so what shows is the
+ * HTML alone.
+ */
+import { readFileSync } from 'node:fs'
+import { expect, type Page, test } from '@playwright/test'
+import { recommendedWalletsCount } from '@porthole/protocol/Constants'
+import { openHost, openModal, openTaggedHost, origins, widget } from './fixtures.ts'
+
+/** The registry's first wallets, in its order: what a project that filters nothing recommends. */
+const registryFirst = Object.values(
+  JSON.parse(
+    readFileSync(new URL('../apps/api/data/wallet-registry/wallets.json', import.meta.url), 'utf8'),
+  ) as Record<string, { name: string }>,
+)
+  .slice(0, recommendedWalletsCount)
+  .map((wallet) => wallet.name)
+
+/** Aborts the widget's app script (its entry), so the frame shows only what its HTML paints. */
+async function holdWidgetScript(page: Page) {
+  await page.route(
+    (url) => url.origin === origins.widget && /^\/assets\/index-[\w-]+\.js$/.test(url.pathname),
+    (route) => route.abort(),
+  )
+}
+
+/** `Wallet.open()`, not awaited: without its JS the widget never answers. */
+const showFrame = (page: Page) =>
+  page.evaluate(() => {
+    void (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open()
+  })
+
+// By CSS: an inert card is out of the accessibility tree, so out of role queries.
+const card = (page: Page) => widget(page).locator('[role="dialog"]')
+const rows = (page: Page) => widget(page).locator('ul[aria-label="Connect a wallet"] > li')
+/** A row's text ends with the wallet's name (a logo's initial comes first). */
+const endsWith = (name: string) => new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+
+test.describe('first paint', () => {
+  test('a cold frame paints Connect from its HTML alone: WalletConnect and the registry’s first wallets', async ({
+    page,
+  }) => {
+    await holdWidgetScript(page)
+    await openHost(page)
+    await showFrame(page)
+    await expect(card(page)).toBeVisible()
+    await expect(card(page).locator('h2')).toHaveText('Connect Wallet')
+    await expect(rows(page)).toHaveText([/^WalletConnect/, ...registryFirst.map(endsWith)])
+    await expect(card(page).getByText('All wallets')).toBeVisible()
+  })
+
+  test('nothing in it takes focus or a click before the app runs (inert)', async ({ page }) => {
+    await holdWidgetScript(page)
+    await openHost(page)
+    await showFrame(page)
+    await expect(card(page)).toBeVisible()
+    const first = rows(page).first().locator('button')
+    expect(await first.evaluate((row) => row.closest('[inert]') !== null)).toBe(true)
+    // A click lands on nothing: no element at the row's centre takes pointer events.
+    const box = await first.boundingBox()
+    if (!box) throw new Error('The row has no box.')
+    const hit = await widget(page)
+      .locator('body')
+      .evaluate(
+        (_, { x, y }) => document.elementFromPoint(x, y)?.closest('[data-wallet-id], li') ?? null,
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      )
+    expect(hit).toBeNull()
+  })
+
+  test('it follows prefers-color-scheme, and the theme the tag sets over it', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await holdWidgetScript(page)
+    await openHost(page)
+    await showFrame(page)
+    await expect(card(page)).toHaveAttribute('data-theme', 'dark')
+    await openTaggedHost(page, { 'data-theme': 'light' })
+    await showFrame(page)
+    await expect(card(page)).toHaveAttribute('data-theme', 'light')
+  })
+
+  test('a site with its own accent gets no first paint: the app paints in its look', async ({
+    page,
+  }) => {
+    await holdWidgetScript(page)
+    await openTaggedHost(page, { 'data-theme-accent': '#0a7d32' })
+    await showFrame(page)
+    await expect(widget(page).locator('#root')).toHaveAttribute('hidden', '')
+    await expect(card(page)).toBeHidden()
+    await page.unrouteAll()
+  })
+
+  test('the app takes over the same card: one dialog, its rows take clicks once open', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await openModal(page)
+    await expect(widget(page).getByRole('dialog')).toHaveCount(1)
+    const first = rows(page).first().locator('button')
+    expect(await first.evaluate((row) => row.closest('[inert]') === null)).toBe(true)
+    await expect(widget(page).locator('#root')).not.toHaveAttribute('hidden')
+  })
+})
