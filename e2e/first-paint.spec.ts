@@ -93,6 +93,26 @@ test.describe('first paint', () => {
     await page.unrouteAll()
   })
 
+  test('inv-07 a frame sandboxed to an opaque origin shows no first paint: its app never loads, so it would stay frozen', async ({
+    page,
+  }) => {
+    await openHost(page)
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe')
+      frame.src = src
+      frame.setAttribute('sandbox', 'allow-scripts')
+      frame.id = 'sandboxed'
+      document.body.append(frame)
+    }, `${origins.widget}/?projectId=porthole-dev`)
+    const sandboxed = await (await page.locator('#sandboxed').elementHandle())?.contentFrame()
+    if (!sandboxed) throw new Error('The sandboxed frame is missing.')
+    await sandboxed.waitForLoadState('load')
+    expect(
+      await sandboxed.evaluate(() => [origin, document.getElementById('root')?.hidden]),
+    ).toEqual(['null', true])
+    await expect(page.frameLocator('#sandboxed').locator('[role="dialog"]')).toBeHidden()
+  })
+
   test('the app takes over the same card: one dialog, its rows take clicks once open', async ({
     page,
   }) => {

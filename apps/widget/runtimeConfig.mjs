@@ -23,8 +23,10 @@
  * inline script, allowed by its hash (`firstPaintScriptHash`, in the CSP). A
  * site with its own accent, radius or font (the loader's `theme*` parameters,
  * src/lib/themeVariables.ts) waits for the app, which paints in its look; so
- * does a page opened outside a frame. A source text, not a function, so
- * every bundler hashes the same bytes.
+ * does a page opened outside a frame, or in a sandbox with an opaque origin
+ * (where the app's scripts never load, and an inert list would stay forever:
+ * red team). A source text, not a function, so every bundler hashes the same
+ * bytes.
  */
 export const showFirstPaintSource = `(root, search, framed) => {
   const params = new URLSearchParams(search)
@@ -37,10 +39,10 @@ export const showFirstPaintSource = `(root, search, framed) => {
 }`
 
 /** The inline script after `#root` in the built page. */
-export const firstPaintScript = `(${showFirstPaintSource})(document.getElementById('root'), location.search, window.parent !== window)`
+export const firstPaintScript = `(${showFirstPaintSource})(document.getElementById('root'), location.search, window.parent !== window && origin !== 'null')`
 
 /** Its CSP source (`src/runtimeConfig.test.ts` checks it against the script). */
-export const firstPaintScriptHash = "'sha256-m+3PZH7wp64aR7EDwYYsiKsMVTNHSuJamYAKJ6/V6rM='"
+export const firstPaintScriptHash = "'sha256-1AROzKjnBrXA4ahQj3p75tlsDV6d6XGHZnZmPcbebOU='"
 
 /** The id of the JSON block (`<script type="application/json">`) in the page. */
 export const configElementId = 'porthole-config'

@@ -2,9 +2,9 @@
  * The first paint, rendered at build time (vite.config.ts `firstPaint`, in
  * Node): the app's own first render of Connect, closed and inert, with the
  * registry's first page that ships with the build. The built page carries it
- * in `#root`, hidden until the prefetch script has set its theme
- * (`showFirstPaint`), so a cold frame paints the wallet list as soon as its
- * HTML arrives, before the app's JS. The app then renders over the same
+ * in `#root`, hidden until its one inline script (runtimeConfig.mjs
+ * `firstPaintScript`) has set its theme, so a cold frame paints the wallet
+ * list as soon as its HTML arrives, before the app's JS. The app then renders over the same
  * elements (Preact reuses them), with the project's own answers, and takes
  * the host's `open`: until then nothing in it can be focused or clicked.
  */
