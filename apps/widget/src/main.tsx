@@ -137,7 +137,7 @@ void earlyAnswers(firstRenderWait).then(() => {
   const root = document.getElementById('root')
   if (root) {
     // Over the built page's first paint (src/firstPaint.tsx), reusing its
-    // elements; shown here when the prefetch script left it hidden (a site's
+    // elements; shown here when its inline script left it hidden (a site's
     // own look), in the same task: nothing paints in between.
     createRoot(root).render(
       <StrictMode>
