@@ -104,7 +104,7 @@ function prefetchScript(apiUrl: string): Plugin {
  * The registry's first page, as `GET /getWallets` serves it to a project that
  * filters nothing: its first wallets in the registry's order (the recommended
  * one), and how many there are. Read from the registry the API seeds
- * (apps/api/data/wallet-registry); only names and ids are painted.
+ * (apps/api/data/wallet-registry).
  */
 async function registryFirstPage(): Promise<unknown> {
   const path = fileURLToPath(new URL('../api/data/wallet-registry/wallets.json', import.meta.url))
@@ -118,7 +118,8 @@ async function registryFirstPage(): Promise<unknown> {
     data: wallets.slice(0, recommendedWalletsCount).map(({ id, name, chains }) => ({
       id,
       name,
-      image_id: null,
+      // As the API seeds it; firstPaint.tsx paints no logo.
+      image_id: id,
       rdns: null,
       chains,
       homepage: null,

@@ -13,12 +13,10 @@ import { renderToStringAsync } from 'preact-render-to-string'
 import { App } from './App.js'
 import { recommendedWalletsQuery } from './lib/data/explorer.js'
 import { queryClient } from './lib/data/queryClient.js'
-import { store } from './lib/state/store.js'
 
 /** Connect's first render, as HTML, for `page` (the recommended wallets, as `GET /getWallets` answers). */
 export async function renderFirstPaint(page: unknown): Promise<string> {
   const wallets = WalletsPage.parse(page)
-  store.setState({ verification: 'pending' })
   // Without logos: their URLs name the project, which only the frame's URL says.
   queryClient.setQueryData(recommendedWalletsQuery.queryKey, {
     ...wallets,
