@@ -8,7 +8,15 @@
 import { readFileSync } from 'node:fs'
 import { expect, type Page, test } from '@playwright/test'
 import { recommendedWalletsCount } from '@porthole/protocol/Constants'
-import { openHost, openModal, openTaggedHost, origins, widget } from './fixtures.ts'
+import {
+  holdWidgetApp,
+  openHost,
+  openModal,
+  openTaggedHost,
+  origins,
+  widget,
+  widgetFrame,
+} from './fixtures.ts'
 
 /** The registry's first wallets, in its order: what a project that filters nothing recommends. */
 const registryFirst = Object.values(
@@ -20,12 +28,7 @@ const registryFirst = Object.values(
   .map((wallet) => wallet.name)
 
 /** Aborts the widget's app script (its entry), so the frame shows only what its HTML paints. */
-async function holdWidgetScript(page: Page) {
-  await page.route(
-    (url) => url.origin === origins.widget && /^\/assets\/index-[\w-]+\.js$/.test(url.pathname),
-    (route) => route.abort(),
-  )
-}
+const holdWidgetScript = (page: Page) => holdWidgetApp(page, true)
 
 /** `Wallet.open()`, not awaited: without its JS the widget never answers. */
 const showFrame = (page: Page) =>
@@ -110,6 +113,40 @@ test.describe('first paint', () => {
       await sandboxed.evaluate(() => [origin, document.getElementById('root')?.hidden]),
     ).toEqual(['null', true])
     await expect(page.frameLocator('#sandboxed').locator('[role="dialog"]')).toBeHidden()
+  })
+
+  test('the prefetch script takes the host’s hello before the app’s JS runs, and the app opens on that port', async ({
+    page,
+  }) => {
+    const release = await holdWidgetApp(page)
+    await openHost(page)
+    const opened = page.evaluate(() =>
+      (window as unknown as { Wallet: { open(): Promise<void> } }).Wallet.open(),
+    )
+    await expect
+      .poll(() => page.frames().some((each) => each.url().startsWith(origins.widget)))
+      .toBe(true)
+    const widgetWindow = widgetFrame(page)
+    // The app's entry has not run: the handshake the prefetch script started has the host's origin.
+    const accepted = () =>
+      widgetWindow.evaluate(async () => {
+        const handshake = (globalThis as Record<symbol, Promise<{ origin: string }> | undefined>)[
+          Symbol.for('porthole.handshake')
+        ]
+        if (!handshake) return 'none'
+        return Promise.race([
+          handshake.then(({ origin }) => origin),
+          new Promise<string>((resolve) => setTimeout(() => resolve('pending'), 250)),
+        ])
+      })
+    await expect.poll(accepted).toBe(origins.demo)
+    expect(
+      await widgetWindow.evaluate(() => document.querySelector('[data-open="true"]')),
+    ).toBeNull()
+    release()
+    await opened
+    await expect(widget(page).getByRole('dialog')).toHaveAttribute('data-open', 'true')
+    await expect(rows(page).first().locator('button')).toBeEnabled()
   })
 
   test('the app takes over the same card: one dialog, its rows take clicks once open', async ({

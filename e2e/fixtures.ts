@@ -67,6 +67,27 @@ export async function openTaggedHost(
   await page.waitForFunction(() => typeof (window as WalletWindow).Wallet?.getState === 'function')
 }
 
+/** The widget app's script (its entry): held, a frame has only its HTML and its prefetch script. */
+const isWidgetEntry = (url: URL) =>
+  url.origin === origins.widget && /^\/assets\/index-[\w-]+\.js$/.test(url.pathname)
+
+/**
+ * Holds the widget app's script until `release()` (aborted, with `abort`): the
+ * frame runs only what its HTML paints and its prefetch script.
+ */
+export async function holdWidgetApp(page: Page, abort = false): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(isWidgetEntry, async (route) => {
+    if (abort) return route.abort()
+    await held
+    await route.continue().catch(() => undefined)
+  })
+  return release
+}
+
 /** The widget iframe, located as a user would by its accessible title. */
 export const widget = (page: Page): FrameLocator =>
   page.frameLocator('iframe[title="Porthole wallet"]')

@@ -10,6 +10,7 @@ import {
   expectFrameHidden,
   expectFrameShown,
   handshaken,
+  holdWidgetApp,
   routeWidget,
   widgetFrame,
 } from './fixtures.ts'
@@ -439,6 +440,52 @@ test.describe('loader with a stand-in widget', () => {
     )
     expect(opened).toBe('iframe_load_failed')
     await expectFrameHidden(page)
+    expect(messages).toEqual([
+      {
+        type: 'warning',
+        text: expect.stringMatching(/^\[Porthole\] The wallet frame did not load/),
+      },
+    ])
+  })
+
+  test('a frame whose prefetch script took the hello but whose app never ran fails after 20 s; the app arriving later opens nothing', async ({
+    page,
+  }) => {
+    const messages = portholeConsole(page)
+    await page.clock.install()
+    // The widget's own page, its app's entry held: only its prefetch script runs.
+    const release = await holdWidgetApp(page)
+    await openDemo(page)
+    const pending = rejectionOf(page, { method: 'eth_accounts' })
+    const opened = page.evaluate(() =>
+      (window as unknown as Scope).Wallet.open().then(null, (error) => error.data.reason),
+    )
+    // The prefetch script has taken the host's hello (and welcomed it) before the clock runs on.
+    await expect
+      .poll(() =>
+        widgetFrame(page).evaluate(() => {
+          const scope = globalThis as { [key: symbol]: unknown; taken?: boolean }
+          const handshake = scope[Symbol.for('porthole.handshake')] as Promise<unknown> | undefined
+          void handshake?.then(() => {
+            scope.taken = true
+          })
+          return scope.taken === true
+        }),
+      )
+      .toBe(true)
+    await page.clock.runFor(20_000)
+    expect(await pending).toMatchObject({ code: -32603, data: { reason: 'iframe_load_failed' } })
+    expect(await opened).toBe('iframe_load_failed')
+    await expectFrameHidden(page)
+    // The app arrives late and takes the `open` still queued on its port: the host's
+    // channel is closed, so nothing shows and the host's state stays closed.
+    release()
+    await expect(widgetFrame(page).locator('#root')).not.toHaveAttribute('hidden')
+    await page.clock.runFor(1_000)
+    await expectFrameHidden(page)
+    expect(await page.evaluate(() => (window as unknown as Scope).Wallet.getState().open)).toBe(
+      false,
+    )
     expect(messages).toEqual([
       {
         type: 'warning',

@@ -1,12 +1,11 @@
 /**
- * The widget's entry. The handshake listener goes up first, at module top
- * level and before rendering, and tells the loader (`ready`), which posts its
- * hello at once. Then Connect renders, with its data when the prefetch script
- * has it, while the loader keeps the iframe hidden, so `open()` only reveals it.
+ * The widget's entry. The handshake listener is up before rendering (the
+ * prefetch script started it, else it goes up first thing here) and tells the
+ * loader (`ready`), which posts its hello at once. Then Connect renders, with
+ * its data when the prefetch script has it, while the loader keeps the iframe
+ * hidden, so `open()` only reveals it.
  */
 import type { WalletsPage } from '@porthole/protocol/Api'
-import * as Handshake from '@porthole/protocol/Handshake'
-import * as Host from '@porthole/protocol/Host'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, preloadListViews, preloadViews } from './App.js'
@@ -23,6 +22,7 @@ import { hasStoredEvmConnection, readRecent, solanaConnectionKey } from './lib/d
 import { storage } from './lib/data/storage.js'
 import { initialTheme, projectId, siwxSetting, themeSetting } from './lib/env.js'
 import { connectHost } from './lib/host/channel.js'
+import { hostHandshake } from './lib/host/handshake.js'
 import { arrivedProjectConfig, projectConfigQuery } from './lib/host/projectConfig.js'
 import { prefetchAllowedOrigins, runVerification } from './lib/host/verification.js'
 import { hasEmbeddedSession } from './lib/secure/session.js'
@@ -32,7 +32,8 @@ import './index.css'
 
 // A ready to the parent, whatever its origin: the loader starts the handshake
 // at once, not at the frame's `load`, which waits for every image and chunk.
-const handshake = Handshake.accept({ channel: Host.channel, readyTo: '*' })
+// Usually the prefetch script has started it already (lib/host/handshake.ts).
+const handshake = hostHandshake()
 
 store.setState({
   projectId,

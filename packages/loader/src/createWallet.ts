@@ -224,6 +224,10 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     if (next.session?.signature !== state.session?.signature)
       dispatchEvent(new CustomEvent('porthole:session', { detail: next.session }))
     state = Object.freeze(next)
+    // The widget's prefetch script welcomes the hello before the app runs: the
+    // frame has loaded once the app speaks (its first state, sent at once), and
+    // one whose app never does still fails at the timeout, its channel closed (red team).
+    clearTimeout(timer)
     show(next.open)
     notify(subscribers, state)
   }
@@ -250,7 +254,6 @@ export function createWallet(parameters: CreateWalletParameters): Wallet {
     }).then(
       (port) => {
         if (id !== readyId) return port.close()
-        clearTimeout(timer)
         failure = undefined
         const created: HostChannel = Channel.create({ port, origin, parsers })
         channel = created
