@@ -16,6 +16,7 @@ import {
   type Page,
 } from '@playwright/test'
 import { chromiumArgs } from '../playwright.config.ts'
+import { median } from './stats.ts'
 
 export const launch = () =>
   chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs })
@@ -157,6 +158,36 @@ export async function visit(
   } finally {
     await context.close()
   }
+}
+
+/** Back-to-back visits for the host-cost figure, unless `BENCH_HOST_PAIRS` says otherwise. */
+export const hostPairs = Number(process.env.BENCH_HOST_PAIRS ?? 41)
+
+/**
+ * What the snippet costs the host page: navigation start → the host's own
+ * Connect rendered and enabled, on a page with the snippet against the same
+ * page without it, in `pairs` pairs of back-to-back visits (which goes first
+ * alternates), a fresh context each, the widget's list not awaited. On this
+ * kind of machine the figure varies by ±15 % between visits of one page, so
+ * the median of a table's 11 visits cannot tell a 5 % cost from none: the
+ * pairs give it from many more visits, at about a second a pair.
+ */
+export async function hostCost(
+  browser: Browser,
+  withSnippet: Subject,
+  without: Subject,
+  pairs = hostPairs,
+): Promise<{ withSnippet: number[]; without: number[]; cost: number }> {
+  const { list: _list, ...hostOnly } = withSnippet
+  const samples = { withSnippet: [] as number[], without: [] as number[] }
+  for (let pair = 0; pair < pairs; pair++) {
+    const first = pair % 2 === 0
+    for (const side of first
+      ? (['withSnippet', 'without'] as const)
+      : (['without', 'withSnippet'] as const))
+      samples[side].push((await visit(browser, side === 'without' ? without : hostOnly)).rendered)
+  }
+  return { ...samples, cost: median(samples.withSnippet) / median(samples.without) - 1 }
 }
 
 /** The JS heap of a visit's cross-site frames together. */
