@@ -169,8 +169,9 @@ export const hostPairs = Number(process.env.BENCH_HOST_PAIRS ?? 41)
  * page without it, in `pairs` pairs of back-to-back visits (which goes first
  * alternates), a fresh context each, the widget's list not awaited. On this
  * kind of machine the figure varies by ±15 % between visits of one page, so
- * the median of a table's 11 visits cannot tell a 5 % cost from none: the
- * pairs give it from many more visits, at about a second a pair.
+ * the median of a table's 11 visits cannot tell a 5 % cost from none. The
+ * pairs narrow that, at about a second a pair, but not to nothing: two copies
+ * of the bare page measured this way came out 5.5 % and 4.1 % apart (README).
  */
 export async function hostCost(
   browser: Browser,
