@@ -181,13 +181,10 @@ export async function hostCost(
 ): Promise<{ withSnippet: number[]; without: number[]; cost: number }> {
   const { list: _list, ...hostOnly } = withSnippet
   const samples = { withSnippet: [] as number[], without: [] as number[] }
-  for (let pair = 0; pair < pairs; pair++) {
-    const first = pair % 2 === 0
-    for (const side of first
-      ? (['withSnippet', 'without'] as const)
-      : (['without', 'withSnippet'] as const))
+  const sides = ['withSnippet', 'without'] as const
+  for (let pair = 0; pair < pairs; pair++)
+    for (const side of pair % 2 ? [...sides].reverse() : sides)
       samples[side].push((await visit(browser, side === 'without' ? without : hostOnly)).rendered)
-  }
   return { ...samples, cost: median(samples.withSnippet) / median(samples.without) - 1 }
 }
 

@@ -16,6 +16,7 @@ import {
   origins,
   widget,
   widgetFrame,
+  widgetHandshake,
 } from './fixtures.ts'
 
 /** The registry's first wallets, in its order: what a project that filters nothing recommends. */
@@ -126,22 +127,10 @@ test.describe('first paint', () => {
     await expect
       .poll(() => page.frames().some((each) => each.url().startsWith(origins.widget)))
       .toBe(true)
-    const widgetWindow = widgetFrame(page)
     // The app's entry has not run: the handshake the prefetch script started has the host's origin.
-    const accepted = () =>
-      widgetWindow.evaluate(async () => {
-        const handshake = (globalThis as Record<symbol, Promise<{ origin: string }> | undefined>)[
-          Symbol.for('porthole.handshake')
-        ]
-        if (!handshake) return 'none'
-        return Promise.race([
-          handshake.then(({ origin }) => origin),
-          new Promise<string>((resolve) => setTimeout(() => resolve('pending'), 250)),
-        ])
-      })
-    await expect.poll(accepted).toBe(origins.demo)
+    await expect.poll(() => widgetHandshake(page)).toBe(origins.demo)
     expect(
-      await widgetWindow.evaluate(() => document.querySelector('[data-open="true"]')),
+      await widgetFrame(page).evaluate(() => document.querySelector('[data-open="true"]')),
     ).toBeNull()
     release()
     await opened

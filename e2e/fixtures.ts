@@ -107,6 +107,25 @@ export function widgetFrame(page: Page): Frame {
   return found
 }
 
+/**
+ * The host origin the widget frame's handshake (apps/widget/src/lib/host/handshake.ts)
+ * has taken: `'pending'` before a hello, `'none'` before either widget script
+ * started it. Reads no timer, so it works under a fake clock too.
+ */
+export function widgetHandshake(page: Page): Promise<string> {
+  return widgetFrame(page).evaluate(() => {
+    const scope = globalThis as { [key: symbol]: unknown; handshakeOrigin?: string }
+    const handshake = scope[Symbol.for('porthole.handshake')] as
+      | Promise<{ origin: string }>
+      | undefined
+    if (!handshake) return 'none'
+    void handshake.then(({ origin }) => {
+      scope.handshakeOrigin = origin
+    })
+    return scope.handshakeOrigin ?? 'pending'
+  })
+}
+
 /** Resolves once the widget (or its stand-in, on anvil's chain) answers through a completed handshake. */
 export async function handshaken(page: Page): Promise<void> {
   await expect

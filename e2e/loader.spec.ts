@@ -13,6 +13,7 @@ import {
   holdWidgetApp,
   routeWidget,
   widgetFrame,
+  widgetHandshake,
 } from './fixtures.ts'
 
 const demo = 'http://127.0.0.1:5170'
@@ -461,18 +462,7 @@ test.describe('loader with a stand-in widget', () => {
       (window as unknown as Scope).Wallet.open().then(null, (error) => error.data.reason),
     )
     // The prefetch script has taken the host's hello (and welcomed it) before the clock runs on.
-    await expect
-      .poll(() =>
-        widgetFrame(page).evaluate(() => {
-          const scope = globalThis as { [key: symbol]: unknown; taken?: boolean }
-          const handshake = scope[Symbol.for('porthole.handshake')] as Promise<unknown> | undefined
-          void handshake?.then(() => {
-            scope.taken = true
-          })
-          return scope.taken === true
-        }),
-      )
-      .toBe(true)
+    await expect.poll(() => widgetHandshake(page)).toBe(demo)
     await page.clock.runFor(20_000)
     expect(await pending).toMatchObject({ code: -32603, data: { reason: 'iframe_load_failed' } })
     expect(await opened).toBe('iframe_load_failed')
