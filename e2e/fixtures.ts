@@ -102,28 +102,42 @@ export async function routeWidget(page: Page, html: string): Promise<void> {
 
 /** The widget's frame (a stand-in served by `routeWidget`, say): a new one after each reload. */
 export function widgetFrame(page: Page): Frame {
-  const found = page.frames().find((frame) => frame.url().startsWith(`${origins.widget}/?`))
+  const found = findWidgetFrame(page)
   if (!found) throw new Error('The widget frame is missing.')
   return found
 }
 
+const findWidgetFrame = (page: Page): Frame | undefined =>
+  page.frames().find((frame) => frame.url().startsWith(`${origins.widget}/?`))
+
 /**
  * The host origin the widget frame's handshake (apps/widget/src/lib/host/handshake.ts)
  * has taken: `'pending'` before a hello, `'none'` before either widget script
- * started it. Reads no timer, so it works under a fake clock too.
+ * started it, `'no frame'` before the loader has mounted the frame or while it
+ * navigates (so `expect.poll` keeps polling). Reads no timer, so it works
+ * under a fake clock too.
  */
-export function widgetHandshake(page: Page): Promise<string> {
-  return widgetFrame(page).evaluate(() => {
-    const scope = globalThis as { [key: symbol]: unknown; handshakeOrigin?: string }
-    const handshake = scope[Symbol.for('porthole.handshake')] as
-      | Promise<{ origin: string }>
-      | undefined
-    if (!handshake) return 'none'
-    void handshake.then(({ origin }) => {
-      scope.handshakeOrigin = origin
+export async function widgetHandshake(page: Page): Promise<string> {
+  const frame = findWidgetFrame(page)
+  if (!frame) return 'no frame'
+  return frame
+    .evaluate(() => {
+      const scope = globalThis as { [key: symbol]: unknown; handshakeOrigin?: string }
+      const handshake = scope[Symbol.for('porthole.handshake')] as
+        | Promise<{ origin: string }>
+        | undefined
+      if (!handshake) return 'none'
+      void handshake.then(({ origin }) => {
+        scope.handshakeOrigin = origin
+      })
+      return scope.handshakeOrigin ?? 'pending'
     })
-    return scope.handshakeOrigin ?? 'pending'
-  })
+    .catch((error: Error) => {
+      // The frame's document is being replaced: poll again.
+      if (/Execution context was destroyed|Frame was detached/.test(error.message))
+        return 'no frame'
+      throw error
+    })
 }
 
 /** Resolves once the widget (or its stand-in, on anvil's chain) answers through a completed handshake. */
