@@ -93,7 +93,7 @@ test.describe('keyboard alone', () => {
     page,
   }) => {
     test.setTimeout(90_000)
-    await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+    await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
     await openHost(page)
     const frame = widget(page)
 
@@ -161,7 +161,7 @@ test.describe('keyboard alone', () => {
     await page.keyboard.type(email)
     await page.keyboard.press('Enter')
     const code = frame.getByLabel('Code from the email')
-    await expect(code).toBeFocused()
+    await expect(code).toBeFocused({ timeout: 30_000 })
     await page.keyboard.type(await waitForCode(email, since))
     await expect
       .poll(async () => (await hostState(page)).status, { timeout: 20_000 })
@@ -204,7 +204,7 @@ test.describe('keyboard alone', () => {
   })
 
   test('sign-in with the wallet', async ({ page }) => {
-    await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+    await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
     await openHost(page, { siwx: 'required' })
     await openByKeyboard(page)
     await pressUntilFocused(page, testWalletRow(page))
@@ -277,7 +277,7 @@ const setTextSize = (page: Page, size: string) =>
   }, size)
 
 test('text at 200 % loses nothing in Connect and Account', async ({ page }) => {
-  await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page)
   const frame = widget(page)
   await hostButton(page).click()
@@ -294,7 +294,7 @@ test('text at 200 % loses nothing in Connect and Account', async ({ page }) => {
 })
 
 test('axe: the views no other flow shows', async ({ page }) => {
-  await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page)
   const frame = widget(page)
   // A registry wallet's own app links.

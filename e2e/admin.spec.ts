@@ -32,7 +32,7 @@ test('the admin page changes the origins of a project in use; its host stays con
   expect(created.status()).toBe(201)
 
   // A visitor connects on the project's one origin.
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page, { projectId })
   await openModal(page)
   await testWalletRow(page).click()

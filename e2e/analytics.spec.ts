@@ -29,7 +29,7 @@ async function freshProject(analytics: boolean) {
 
 /** Open, the test wallet, connected: what a visitor does. */
 async function connectOn(page: Page, projectId: string) {
-  await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page, { projectId })
   await openModal(page)
   await testWalletRow(page).click()

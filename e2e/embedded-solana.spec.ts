@@ -42,7 +42,7 @@ async function embeddedSolanaAddress(page: Page): Promise<string> {
 
 /** Funds `address` with `lamports` from a Solana dev account of this worker's. */
 async function fund(address: string, lamports: number) {
-  const funder = devSolanaKeypair(5 + (test.info().workerIndex % 5))
+  const funder = devSolanaKeypair(5 + (test.info().parallelIndex % 5))
   const transaction = await solanaTransferNow(solanaUrl, {
     from: funder.publicKey.toBase58(),
     to: address,

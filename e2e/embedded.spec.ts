@@ -49,7 +49,7 @@ async function continueAfterThrottle(frame: FrameLocator) {
   const alert = frame.getByRole('alert')
   await expect(alert).toHaveText(/^Please try again after \d+ seconds$/)
   for (let attempt = 0; attempt < 3; attempt++) {
-    const text = (await alert.count()) ? ((await alert.textContent()) ?? '') : ''
+    const text = (await alert.allTextContents()).join(' ')
     const seconds = Number(text.match(/after (\d+) seconds/)?.[1])
     if (!seconds) return
     expect(seconds).toBeLessThanOrEqual(30)
@@ -340,7 +340,7 @@ test.describe('approvals', () => {
     const address = await loginWithEmail(page, freshEmail('send'))
     // Fund the embedded wallet from this worker's dev account.
     const funder = createWalletClient({
-      account: privateKeyToAccount(workerKey(test.info().workerIndex)),
+      account: privateKeyToAccount(workerKey(test.info().parallelIndex)),
       chain: localChain,
       transport: http(anvilUrl),
     })

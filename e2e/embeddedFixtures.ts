@@ -52,7 +52,10 @@ export async function loginWithEmail(
   const form = widget(page)
   await form.getByPlaceholder('Email').fill(email)
   await form.getByRole('button', { name: 'Continue' }).click()
-  await expect(form.getByText(`Enter the code we sent to ${email}`)).toBeVisible()
+  // The secure frame's cold start, its ready, the API and the mail: give a loaded machine time.
+  await expect(form.getByText(`Enter the code we sent to ${email}`)).toBeVisible({
+    timeout: 30_000,
+  })
   const code = await mail.waitForCode(email, since)
   await form.getByLabel('Code from the email').fill(code)
   await expect

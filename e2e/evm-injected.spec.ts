@@ -28,7 +28,7 @@ const connectList = (frame: FrameLocator) => frame.getByRole('list', { name: 'Co
 
 /** A page with the test wallet on the demo host, whose wallet is this worker's dev account. */
 async function setup(page: Page): Promise<TestWallet> {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page)
   return wallet
 }
@@ -64,7 +64,7 @@ test.describe('the injected test wallet', () => {
   }) => {
     // The registry lists MetaMask among the recommended wallets, with rdns io.metamask.
     await installTestWallet(page, {
-      privateKey: workerKey(test.info().workerIndex),
+      privateKey: workerKey(test.info().parallelIndex),
       info: { name: 'MetaMask', rdns: 'io.metamask' },
     })
     await openHost(page)

@@ -29,7 +29,7 @@ const startKit = async () => {
   kit = await createTestWalletKit({
     relayUrl,
     rpcUrl: anvilUrl,
-    privateKey: walletConnectKey(test.info().workerIndex),
+    privateKey: walletConnectKey(test.info().parallelIndex),
   })
   return kit
 }

@@ -45,7 +45,7 @@ test.afterAll(async () => {
 test('an app installing the packed packages connects through ConnectButton and opens its views', async ({
   page,
 }) => {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await page.goto(`${appOrigin}/`)
   const connect = page.getByRole('button', { name: 'Connect a wallet' })
   await expect(connect).toBeEnabled()

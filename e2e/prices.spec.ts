@@ -18,7 +18,7 @@ const usd = (value: number) => `$${formatFiat(value)}`
 test('a price from the stand-in shows as fiat: per token, in total, and in the send preview', async ({
   page,
 }) => {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page)
   await openModal(page)
   await testWalletRow(page).click()

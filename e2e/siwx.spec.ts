@@ -24,7 +24,7 @@ type SessionWindow = Window & {
 const api = `http://127.0.0.1:${ports.api}`
 
 async function setup(page: Page, siwx: 'required' | 'optional'): Promise<TestWallet> {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page, { siwx })
   return wallet
 }
@@ -172,7 +172,7 @@ test('an EIP-1271 smart-contract signer on anvil signs in (and is told sites may
   page,
 }) => {
   // A smart account owned by this worker's key, deployed on the stack's anvil.
-  const privateKey = workerKey(test.info().workerIndex)
+  const privateKey = workerKey(test.info().parallelIndex)
   const { account, publicClient, walletClient } = createAnvilClients({
     rpcUrl: anvilUrl,
     privateKey,

@@ -43,7 +43,7 @@ const startKit = async (namespaces?: TestWalletKitOptions['namespaces']) => {
   kit = await createTestWalletKit({
     relayUrl,
     rpcUrl: anvilUrl,
-    privateKey: walletConnectKey(test.info().workerIndex),
+    privateKey: walletConnectKey(test.info().parallelIndex),
     namespaces,
   })
   return kit

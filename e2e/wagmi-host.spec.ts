@@ -14,7 +14,7 @@ import { hostState, testWalletRow } from './fixtures.ts'
 
 /** The test wallet in the page, the wagmi host, wagmi's connect through Porthole → the test wallet. */
 async function connectWagmiHost(page: Page) {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await page.goto(`${origins.demo}/wagmi.html`)
   await expect
     .poll(() => page.evaluate(() => window.host?.connectors() ?? []))

@@ -391,7 +391,9 @@ test.describe('site look (data-theme-accent, -radius, -font)', () => {
       page
         .frames()
         .find((each) => each.url().startsWith(origins.secure))
-        ?.evaluate(() => getComputedStyle(document.body).fontFamily) ?? null
+        // Before its body is parsed, or while it navigates: null, and the poll goes on.
+        ?.evaluate(() => (document.body ? getComputedStyle(document.body).fontFamily : null))
+        .catch(() => null) ?? null
     await expect.poll(secureFont).toMatch(/\w/)
     expect(await secureFont()).not.toContain('Georgia')
   })

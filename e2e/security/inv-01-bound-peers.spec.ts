@@ -51,7 +51,9 @@ test.describe('inv-01 bound peers', () => {
   test("a sibling frame cannot drive the host page's wallets through the loader's bridge", async ({
     page,
   }) => {
-    const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+    const wallet = await installTestWallet(page, {
+      privateKey: workerKey(test.info().parallelIndex),
+    })
     await openHost(page)
     // Wait until the widget knows the wallet (its connectors ask eth_accounts, which is allowed).
     await openModal(page)

@@ -90,11 +90,14 @@ async function openDemo(page: Page) {
   )
 }
 
-/** The demo host, its frame started (2 s), then how open() settled within 10 s. */
+/**
+ * The demo host, its frame started (2 s), then how open() settled within 25 s
+ * (the real widget's cold start on a loaded machine, as A4 allows).
+ */
 async function openAfterStart(page: Page): Promise<string> {
   await openHost(page)
   await page.waitForTimeout(2_000)
-  return (await settle(page, 'open', 10_000)).outcome
+  return (await settle(page, 'open', 25_000)).outcome
 }
 
 /** How a call made in the page settled, and when (ms), within `limit` ms. */
@@ -198,6 +201,7 @@ test.describe('inv-03 the ready handshake', () => {
   })
 
   test('A5 a synthetic ready with source null before the frame is mounted', async ({ page }) => {
+    test.setTimeout(60_000)
     await page.addInitScript(
       ({ data, origin }) => {
         addEventListener('porthole:ready', () =>
@@ -213,6 +217,7 @@ test.describe('inv-03 the ready handshake', () => {
     test(`A5b a trusted ready whose frame is ${removed ? 'gone (source null)' : 'still there (control)'}, before the wallet's frame is mounted`, async ({
       page,
     }) => {
+      test.setTimeout(60_000)
       // Another document of the widget's origin on the page (a previous wallet's
       // frame, say) posts its ready and is removed before the ready is delivered.
       // The real widget, in a second frame.
@@ -258,13 +263,18 @@ test.describe('inv-03 the ready handshake', () => {
       iframe.src = src
       document.body.replaceChildren(iframe)
     }, `${widgetOrigin}/?projectId=porthole-dev`)
-    await page.waitForTimeout(2_000)
-    expectOnlyReadies(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen))
+    const seen = () => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)
+    // A new renderer, the widget's page and its prefetch script: a loaded machine may take seconds.
+    await expect.poll(async () => (await seen()).length, { timeout: 20_000 }).toBeGreaterThan(0)
+    // The widget repeats its ready until a hello: let a few repeats come, then read them all.
+    await page.waitForTimeout(1_000)
+    expectOnlyReadies(await seen())
   })
 
   test('A10 the widget reloaded before a busy host handled its first ready: the old ready’s hello is refused, the new document connects', async ({
     page,
   }) => {
+    test.setTimeout(60_000)
     // Before the loader's own listener: at the widget's first ready, reload
     // the frame and keep the main thread busy, so that ready is handled only
     // once the next document is up (red team of 67067c7).
@@ -280,7 +290,7 @@ test.describe('inv-03 the ready handshake', () => {
       })
     })
     await openHost(page)
-    expect((await settle(page, 'open', 10_000)).outcome).toBe('resolved')
+    expect((await settle(page, 'open', 25_000)).outcome).toBe('resolved')
     await handshaken(page)
   })
 

@@ -51,8 +51,9 @@ async function secureFrame(page: Page): Promise<Frame> {
   return find() as Frame
 }
 
+/** The frame's theme; null before its root exists or while it navigates (a poll goes on). */
 const rootTheme = (frame: Frame) =>
-  frame.evaluate(() => document.documentElement.dataset.theme ?? null)
+  frame.evaluate(() => document.documentElement?.dataset.theme ?? null).catch(() => null)
 
 test.describe('inv-04 framing', () => {
   test('under the widget on an allowed host, the secure frame loads, is ready and follows the theme', async ({

@@ -157,7 +157,7 @@ test.describe('inv-04 attacks while the origin check runs', () => {
     context,
   }) => {
     // An injected wallet that answers at once, as one does for a site it already trusts.
-    await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+    await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
     const release = await holdOriginCheck(context)
     await openHost(page)
     await openModal(page)

@@ -97,7 +97,7 @@ const isSettled = (page: Page, name: string) =>
   )
 
 async function fund(address: string, lamports: number) {
-  const funder = devSolanaKeypair(5 + (test.info().workerIndex % 5))
+  const funder = devSolanaKeypair(5 + (test.info().parallelIndex % 5))
   const transaction = await solanaTransferNow(solanaUrl, {
     from: funder.publicKey.toBase58(),
     to: address,

@@ -21,8 +21,7 @@ async function emailOutcome(page: Page, email: string) {
   if (await form.getByText(`Enter the code we sent to ${email}`).isVisible()) return 'code'
   if (await form.getByText('Approve this device', { exact: true }).isVisible()) return 'approval'
   const alert = form.getByRole('alert')
-  if ((await alert.count()) > 0 && /Please try again after/.test((await alert.textContent()) ?? ''))
-    return 'throttled'
+  if (/Please try again after/.test((await alert.allTextContents()).join(' '))) return 'throttled'
   return 'pending'
 }
 

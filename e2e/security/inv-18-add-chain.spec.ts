@@ -19,7 +19,7 @@ type ProviderWindow = Window & {
 test('inv-18 chain ids in any other form, extra entries and host-written chain parameters never reach the wallet', async ({
   page,
 }) => {
-  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().workerIndex) })
+  const wallet = await installTestWallet(page, { privateKey: workerKey(test.info().parallelIndex) })
   await openHost(page)
   await openModal(page)
   await testWalletRow(page).click()

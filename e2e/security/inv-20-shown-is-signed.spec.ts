@@ -36,7 +36,7 @@ test.describe('inv-20 what you see is what you sign', () => {
     const address = await loginWithEmail(page, freshEmail('inv20'))
     // The visitor holds 1.25 PTT (the dev token: anyone may mint).
     const minter = createWalletClient({
-      account: privateKeyToAccount(workerKey(test.info().workerIndex)),
+      account: privateKeyToAccount(workerKey(test.info().parallelIndex)),
       chain: localChain,
       transport: http(anvilUrl),
     })

@@ -40,7 +40,7 @@ async function socialOutcome(page: Page) {
   if (await form.getByText('Approve this device', { exact: true }).isVisible()) return 'approval'
   if (await form.getByLabel('Code from the email').isVisible()) return 'code'
   const alert = form.getByRole('alert')
-  const text = (await alert.count()) > 0 ? ((await alert.textContent()) ?? '') : ''
+  const text = (await alert.allTextContents()).join(' ')
   const wait = Number(text.match(/Please try again after (\d+) seconds/)?.[1])
   if (wait) return { throttled: wait }
   return 'pending'

@@ -153,9 +153,12 @@ export function devKey(index: number): Hex {
 }
 
 /**
- * The dev accounts the browser tests use, one per worker: 2–4 for injected
- * wallets, 5–7 for WalletConnect wallets (0 deploys the dev token at
- * start-up; 1 is left to the Vitest tests of the test parts).
+ * The dev accounts the browser tests use, one per running worker: 2–4 for
+ * injected wallets, 5–7 for WalletConnect wallets (0 deploys the dev token at
+ * start-up; 1 is left to the Vitest tests of the test parts). Pass Playwright's
+ * `parallelIndex`, not its `workerIndex`: a worker that replaces a failed one
+ * keeps the slot's `parallelIndex` but gets a new `workerIndex`, which would
+ * share an account (nonces, balances) with a worker still running.
  */
-export const workerKey = (workerIndex: number): Hex => devKey(2 + (workerIndex % 3))
-export const walletConnectKey = (workerIndex: number): Hex => devKey(5 + (workerIndex % 3))
+export const workerKey = (parallelIndex: number): Hex => devKey(2 + (parallelIndex % 3))
+export const walletConnectKey = (parallelIndex: number): Hex => devKey(5 + (parallelIndex % 3))
