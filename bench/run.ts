@@ -18,6 +18,7 @@ import { origins, ports } from '@porthole/dev-stack/stack'
 import { mailCount, waitForCode } from '@porthole/dev-stack/stackMail'
 import { createStaticServer } from '@porthole/dev-stack/staticServer'
 import { installTestWallet } from '@porthole/dev-stack/testWallet'
+import { prefetchScriptFile } from '../apps/widget/runtimeConfig.mjs'
 import { measureApi } from './api.ts'
 import { framesHeap, hostCost, hostPairs, launch, type Visit, visit } from './browser.ts'
 import { measureActivity, measureHistory } from './history.ts'
@@ -99,10 +100,7 @@ function measureSizes() {
   const dist = join(root, 'apps/widget/dist')
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
   // The prefetch script too: a file of its own (not in the manifest), named by the page.
-  const prefetch = /src="\/(assets\/prefetch-[\w-]+\.js)"/.exec(
-    readFileSync(join(dist, 'index.html'), 'utf8'),
-  )?.[1]
-  if (!prefetch) throw new Error('The widget page names no prefetch script.')
+  const prefetch = prefetchScriptFile(readFileSync(join(dist, 'index.html'), 'utf8'))
   const files = [...initialChunks(manifest), prefetch]
   const initial = sizes(Buffer.concat(files.map((file) => readFileSync(join(dist, file)))))
   record(

@@ -48,6 +48,28 @@ export const firstPaintScriptHash = "'sha256-1AROzKjnBrXA4ahQj3p75tlsDV6d6XGHZnZ
 export const configElementId = 'porthole-config'
 
 /**
+ * The prefetch script's tag (vite.config.ts puts it right after the settings):
+ * `fileName` is its file under the page's origin, `assets/prefetch-<hash>.js`.
+ * @param {string} fileName
+ */
+export const prefetchScriptTag = (fileName) =>
+  `<script type="module" async src="/${fileName}"></script>`
+
+/**
+ * The file a built page's prefetch script tag names (the build test and the
+ * bench count it with the start-up JS: it is not in Vite's manifest).
+ * @param {string} html
+ * @returns {string}
+ */
+export function prefetchScriptFile(html) {
+  const file = /<script type="module" async src="\/(assets\/prefetch-[\w-]+\.js)"><\/script>/.exec(
+    html,
+  )?.[1]
+  if (!file) throw new Error('The built page names no prefetch script.')
+  return file
+}
+
+/**
  * @typedef {{
  *   apiUrl: string
  *   secureFrameUrl: string

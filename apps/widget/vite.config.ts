@@ -14,6 +14,7 @@ import {
   configElementId,
   configTags,
   firstPaintScript,
+  prefetchScriptTag,
   type WidgetConfig,
 } from './runtimeConfig.mjs'
 
@@ -91,10 +92,7 @@ function prefetchScript(apiUrl: string): Plugin {
           `<script type="application/json" id="${configElementId}">[^<]*</script>`,
         )
         if (!settings.test(html)) throw new Error('The built page has no settings block.')
-        return html.replace(
-          settings,
-          (block) => `${block}\n    <script type="module" async src="/${fileName}"></script>`,
-        )
+        return html.replace(settings, (block) => `${block}\n    ${prefetchScriptTag(fileName)}`)
       },
     },
   }

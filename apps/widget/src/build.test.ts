@@ -15,7 +15,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { recommendedWalletsCount } from '@porthole/protocol/Constants'
 import { build, type Manifest, type ManifestChunk, type Plugin } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { firstPaintScript, firstPaintScriptHash } from '../runtimeConfig.mjs'
+import { firstPaintScript, firstPaintScriptHash, prefetchScriptFile } from '../runtimeConfig.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const forbidden = ['wagmi', 'viem', '@solana', 'walletconnect'] as const
@@ -114,17 +114,11 @@ describe('inv-18 what ships', () => {
   })
 })
 
-/** The entry chunk and every chunk it imports statically, transitively (dynamic imports excluded). */
 /** The prefetch script's file (not in the manifest: vite.config.ts emits it), as the page names it. */
-async function prefetchFile(): Promise<string> {
-  const html = await readFile(join(shipped, 'index.html'), 'utf8')
-  const file = /<script type="module" async src="\/(assets\/prefetch-[\w-]+\.js)"><\/script>/.exec(
-    html,
-  )?.[1]
-  if (!file) throw new Error('The built page names no prefetch script.')
-  return file
-}
+const prefetchFile = async (): Promise<string> =>
+  prefetchScriptFile(await readFile(join(shipped, 'index.html'), 'utf8'))
 
+/** The entry chunk and every chunk it imports statically, transitively (dynamic imports excluded). */
 function startupChunks(): Array<[key: string, chunk: ManifestChunk]> {
   const entry = Object.entries(manifest).find(
     ([, chunk]) => chunk.isEntry && chunk.src === 'index.html',
